@@ -1,0 +1,302 @@
+// RFC 6902 JSON Patch for state deltas that arrive from the network.
+// Atomic: the input is never mutated; a failed patch leaves the caller with its document.
+// Copy-on-write: only the ancestors of a changed location are copied, once per patch.
+import { deepEqual, isPlainObject, measureJson } from './json-value'
+
+export interface PatchLimits {
+  /** Deepest nesting an inserted value may reach, counting the depth of its path (default 512). */
+  maxDepth: number
+  /** Most operations in one patch (default 10,000). */
+  maxOps: number
+  /** Largest measured size of one inserted value (default: unlimited). */
+  maxSize?: number
+}
+
+export type PatchFailure = {
+  ok: false
+  opIndex: number
+  op: string
+  path: string
+  reason: string
+  limit?: 'maxDepth' | 'maxOpsPerDelta' | 'maxStateBytes'
+}
+
+export type PatchResult<T> = { ok: true; value: T; changed: boolean } | PatchFailure
+
+const DEFAULT_MAX_DEPTH = 512
+const DEFAULT_MAX_OPS = 10_000
+const MAX_ARRAY_INDEX = 2 ** 32 - 2
+const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
+// Keys that lead to prototypes when written through; data may hold them, a patch may not write them.
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
+
+type JsonObject = Record<string, unknown>
+type Container = JsonObject | unknown[]
+
+const isContainer = (value: unknown): value is Container => Array.isArray(value) || isPlainObject(value)
+
+/** Splits a JSON Pointer (RFC 6901) into unescaped tokens; null if it is not a valid pointer. */
+export function parsePointer(pointer: string): string[] | null {
+  if (typeof pointer !== 'string') return null
+  if (pointer === '') return []
+  if (!pointer.startsWith('/')) return null
+  const tokens = pointer.slice(1).split('/')
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!
+    if (!token.includes('~')) continue
+    if (/~(?![01])/.test(token)) return null
+    // ~1 before ~0, so "~01" becomes "~1" and not "/".
+    tokens[i] = token.replaceAll('~1', '/').replaceAll('~0', '~')
+  }
+  return tokens
+}
+
+/** The array index a token names, or -1: no sign, no leading zeros, at most 2^32 - 2. */
+function arrayIndex(token: string): number {
+  if (!/^(?:0|[1-9]\d{0,9})$/.test(token)) return -1
+  const index = Number(token)
+  return index <= MAX_ARRAY_INDEX ? index : -1
+}
+
+// Thrown inside one patch and turned into a PatchFailure naming the op.
+class Rejection {
+  constructor(
+    readonly reason: string,
+    readonly limit?: PatchFailure['limit'],
+  ) {}
+}
+
+function reject(reason: string, limit?: PatchFailure['limit']): never {
+  throw new Rejection(reason, limit)
+}
+
+const own = (obj: object, key: string): unknown => (Object.hasOwn(obj, key) ? (obj as JsonObject)[key] : undefined)
+
+/**
+ * Applies an RFC 6902 patch without mutating `document`. On success, untouched subtrees keep
+ * their identity and `value` is `document` itself when nothing changed. On failure, the result
+ * names the failing operation. Operation values are inserted as they are, not cloned.
+ */
+export function applyPatch<T>(
+  document: T,
+  operations: readonly unknown[],
+  limits: Partial<PatchLimits> = {},
+): PatchResult<T> {
+  const maxOps = limits.maxOps ?? DEFAULT_MAX_OPS
+  if (!Array.isArray(operations)) return failure(0, undefined, 'the patch is not an array')
+  if (operations.length > maxOps) {
+    return failure(maxOps, operations[maxOps], `more than ${maxOps} operations`, 'maxOpsPerDelta')
+  }
+  const patcher = new Patcher(document, limits.maxDepth ?? DEFAULT_MAX_DEPTH, limits.maxSize)
+  for (let i = 0; i < operations.length; i++) {
+    try {
+      patcher.apply(operations[i])
+    } catch (error) {
+      if (error instanceof Rejection) return failure(i, operations[i], error.reason, error.limit)
+      throw error
+    }
+  }
+  return patcher.changed ? { ok: true, value: patcher.root as T, changed: true } : { ok: true, value: document, changed: false }
+}
+
+function failure(opIndex: number, operation: unknown, reason: string, limit?: PatchFailure['limit']): PatchFailure {
+  const op = isPlainObject(operation) ? operation : {}
+  const name = own(op, 'op')
+  const path = own(op, 'path')
+  return {
+    ok: false,
+    opIndex,
+    op: typeof name === 'string' ? name : '',
+    path: typeof path === 'string' ? path : '',
+    reason,
+    ...(limit ? { limit } : {}),
+  }
+}
+
+class Patcher {
+  changed = false
+  /** Containers this patch copied: nothing else can see them, so later ops write them in place. */
+  private readonly fresh = new Set<object>()
+
+  constructor(
+    public root: unknown,
+    private readonly maxDepth: number,
+    private readonly maxSize: number | undefined,
+  ) {}
+
+  apply(operation: unknown): void {
+    if (!isPlainObject(operation)) reject('an operation must be an object')
+    const op = own(operation, 'op')
+    if (typeof op !== 'string' || !OPS.has(op)) reject('unknown op')
+    const path = this.pointer(operation, 'path', op !== 'test')
+    if (op === 'test') {
+      const expected = this.value(operation, null)
+      if (!deepEqual(this.get(path), expected)) reject('test failed: values differ')
+    } else if (op === 'add') this.add(path, this.value(operation, path))
+    else if (op === 'replace') this.replace(path, this.value(operation, path))
+    else if (op === 'remove') this.remove(path)
+    else {
+      const from = this.pointer(operation, 'from', op === 'move')
+      if (op === 'copy') this.copy(from, path)
+      else this.move(from, path)
+    }
+  }
+
+  private pointer(operation: JsonObject, field: 'path' | 'from', writes: boolean): string[] {
+    const pointer = own(operation, field)
+    if (typeof pointer !== 'string') reject(`missing '${field}'`)
+    const tokens = parsePointer(pointer)
+    if (!tokens) reject(`invalid pointer in '${field}'`)
+    if (writes && tokens.some((token) => FORBIDDEN.has(token))) reject(`'${field}' writes a forbidden key`)
+    return tokens
+  }
+
+  /** The op's value, checked to be JSON; `path` null means it is only compared (test). */
+  private value(operation: JsonObject, path: string[] | null): unknown {
+    if (!Object.hasOwn(operation, 'value')) reject("missing 'value'")
+    const value = operation.value
+    if (path) this.checkInsert(value, path.length, this.maxSize)
+    else {
+      const measure = measureJson(value, Infinity)
+      if (!measure.ok) reject(`value: ${measure.reason}`)
+    }
+    return value
+  }
+
+  private checkInsert(value: unknown, pathDepth: number, maxSize: number | undefined): void {
+    const measure = measureJson(value, this.maxDepth - pathDepth, maxSize)
+    if (measure.ok) return
+    if (measure.kind === 'depth') reject(`value would be deeper than ${this.maxDepth}`, 'maxDepth')
+    if (measure.kind === 'size') reject(`value is larger than ${maxSize}`, 'maxStateBytes')
+    reject(`value: ${measure.reason}`)
+  }
+
+  /** Reads through own properties only, so `/toString` or `/constructor` never reach a prototype. */
+  private get(path: readonly string[]): unknown {
+    let node = this.root
+    for (const token of path) {
+      if (Array.isArray(node)) {
+        const index = arrayIndex(token)
+        if (index < 0 || index >= node.length) reject('path not found')
+        node = node[index]
+      } else if (isPlainObject(node) && Object.hasOwn(node, token)) node = node[token]
+      else reject('path not found')
+    }
+    return node
+  }
+
+  /** The containers from the root down to the parent of the last token (read-only). */
+  private parents(path: readonly string[]): Container[] {
+    const parentPath = path.slice(0, -1)
+    const chain: Container[] = []
+    let node = this.root
+    for (let i = 0; ; i++) {
+      if (!isContainer(node)) reject(i === 0 ? 'the document is not a container' : 'parent is not an object or array')
+      chain.push(node)
+      if (i === parentPath.length) return chain
+      node = this.getChild(node, parentPath[i]!)
+    }
+  }
+
+  private getChild(node: Container, token: string): unknown {
+    if (Array.isArray(node)) {
+      const index = arrayIndex(token)
+      if (index < 0 || index >= node.length) reject('path not found')
+      return node[index]
+    }
+    if (!Object.hasOwn(node, token)) reject('path not found')
+    return node[token]
+  }
+
+  /** Copies each container of `chain` that this patch has not copied yet; returns the parent. */
+  private writable(path: readonly string[], chain: readonly Container[]): Container {
+    let parent: Container | undefined
+    for (let i = 0; i < chain.length; i++) {
+      let node = chain[i]!
+      if (!this.fresh.has(node)) {
+        node = Array.isArray(node) ? node.slice() : { ...node }
+        this.fresh.add(node)
+        if (parent) setChild(parent, path[i - 1]!, node)
+        else this.root = node
+      }
+      parent = node
+    }
+    this.changed = true
+    return parent!
+  }
+
+  private setRoot(value: unknown): void {
+    if (deepEqual(this.root, value)) return
+    this.root = value
+    this.changed = true
+  }
+
+  private add(path: readonly string[], value: unknown): void {
+    if (path.length === 0) return this.setRoot(value)
+    const chain = this.parents(path)
+    const parent = chain.at(-1)!
+    const key = path.at(-1)!
+    if (Array.isArray(parent)) {
+      const index = key === '-' ? parent.length : arrayIndex(key)
+      if (index < 0 || index > parent.length) reject('array index out of range')
+      ;(this.writable(path, chain) as unknown[]).splice(index, 0, value)
+    } else if (!Object.hasOwn(parent, key) || !deepEqual(parent[key], value)) {
+      setChild(this.writable(path, chain), key, value)
+    }
+  }
+
+  private replace(path: readonly string[], value: unknown): void {
+    if (path.length === 0) return this.setRoot(value)
+    const chain = this.parents(path)
+    const key = path.at(-1)!
+    if (!deepEqual(this.getChild(chain.at(-1)!, key), value)) setChild(this.writable(path, chain), key, value)
+  }
+
+  private remove(path: readonly string[]): unknown {
+    if (path.length === 0) reject('cannot remove the whole document')
+    const chain = this.parents(path)
+    const key = path.at(-1)!
+    const removed = this.getChild(chain.at(-1)!, key)
+    const parent = this.writable(path, chain)
+    if (Array.isArray(parent)) parent.splice(arrayIndex(key), 1)
+    else delete parent[key]
+    return removed
+  }
+
+  private move(from: readonly string[], path: readonly string[]): void {
+    if (from.length === 0) reject('cannot move the document root')
+    const prefix = from.every((token, i) => token === path[i])
+    if (prefix && path.length > from.length) reject('cannot move a value into itself')
+    if (prefix && path.length === from.length) return void this.get(from)
+    const value = this.remove(from)
+    // Moving up or sideways cannot deepen the document; moving down can.
+    if (path.length > from.length) this.checkInsert(value, path.length, undefined)
+    this.add(path, value)
+  }
+
+  private copy(from: readonly string[], path: readonly string[]): void {
+    const value = this.get(from)
+    this.checkInsert(value, path.length, this.maxSize)
+    this.share(value)
+    this.add(path, value)
+  }
+
+  /** After a copy the subtree sits in two places: in-place writes would show in both, so it stops being fresh. */
+  private share(value: unknown): void {
+    if (this.fresh.size === 0) return
+    const pending = [value]
+    while (pending.length > 0) {
+      const node = pending.pop()
+      if (!isContainer(node)) continue
+      this.fresh.delete(node)
+      // A loop, not push(...children): spreading 100,000 arguments overflows the stack.
+      for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push(child)
+    }
+  }
+}
+
+// Only called with keys that passed the FORBIDDEN check, so the `__proto__` setter is never hit.
+function setChild(parent: Container, key: string, value: unknown): void {
+  if (Array.isArray(parent)) parent[arrayIndex(key)] = value
+  else parent[key] = value
+}

@@ -1,0 +1,183 @@
+// Helpers for JSON values that came from the network. Every walk here is iterative (an explicit
+// stack), so a hostile 100,000-level value cannot overflow the call stack.
+
+export type JsonMeasure =
+  | { ok: true; size: number; depth: number }
+  | { ok: false; reason: string; path: string; kind: 'depth' | 'not-json' | 'size' | 'forbidden-key' }
+
+type JsonObject = Record<string, unknown>
+
+/** An object created by `{}`, `JSON.parse` or `Object.create(null)`: no class instances, no arrays. */
+export function isPlainObject(value: unknown): value is JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const proto: unknown = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+const isContainer = (value: unknown): value is JsonObject | unknown[] =>
+  Array.isArray(value) || isPlainObject(value)
+
+const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
+
+// A container being walked; `keys` is null for arrays.
+interface Frame {
+  node: JsonObject | unknown[]
+  keys: string[] | null
+  next: number
+}
+
+// The pointer of the child currently being visited: built only when reporting a failure.
+const framePath = (frames: readonly Frame[]) =>
+  frames.map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1))).join('')
+
+/**
+ * Walks a value that came from untrusted input: checks it is plain JSON (null, boolean, finite
+ * number, string, array, plain object), that its depth is at most `maxDepth` (a primitive has
+ * depth 0, `[]` and `{}` depth 1), that its approximate size is at most `maxSize` (UTF-16 units
+ * of its JSON text, ignoring string escapes) and that no object has an own key `__proto__`.
+ */
+export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity): JsonMeasure {
+  const frames: Frame[] = []
+  let size = 0
+  let depth = 0
+  let current = value
+  const fail = (kind: Extract<JsonMeasure, { ok: false }>['kind'], reason: string, suffix = '') =>
+    ({ ok: false, kind, reason, path: framePath(frames) + suffix }) as const
+
+  if (maxDepth < 0) return fail('depth', `deeper than ${maxDepth}`)
+  for (;;) {
+    if (current === null) size += 4
+    else if (typeof current === 'boolean') size += current ? 4 : 5
+    else if (typeof current === 'string') size += current.length + 2
+    else if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return fail('not-json', 'a non-finite number is not JSON')
+      size += String(current).length
+    } else if (isContainer(current)) {
+      if (frames.length + 1 > maxDepth) return fail('depth', `deeper than ${maxDepth}`)
+      if (Array.isArray(current)) {
+        frames.push({ node: current, keys: null, next: 0 })
+        size += 2 + Math.max(0, current.length - 1)
+      } else {
+        // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
+        if (Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
+        const keys = Object.keys(current)
+        frames.push({ node: current, keys, next: 0 })
+        size += 2 + Math.max(0, keys.length - 1)
+        for (const key of keys) size += key.length + 3
+      }
+      depth = Math.max(depth, frames.length)
+    } else {
+      const what = typeof current === 'object' ? 'a class instance' : `a ${typeof current}`
+      return fail('not-json', `${what} is not JSON`)
+    }
+    if (size > maxSize) return fail('size', `larger than ${maxSize}`)
+
+    // Step to the next unvisited child, leaving finished containers behind.
+    let top = frames.at(-1)
+    while (top && top.next >= (top.keys ?? (top.node as unknown[])).length) {
+      frames.pop()
+      top = frames.at(-1)
+    }
+    if (!top) return { ok: true, size, depth }
+    const index = top.next++
+    current = top.keys ? (top.node as JsonObject)[top.keys[index]!] : (top.node as unknown[])[index]
+  }
+}
+
+/**
+ * Structural equality of JSON values: object keys unordered, arrays ordered, numbers by value.
+ * Anything that is not a plain object or array is equal only to itself.
+ */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  const pending: unknown[] = [a, b]
+  while (pending.length > 0) {
+    const y = pending.pop()
+    const x = pending.pop()
+    if (x === y) continue
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i])
+    } else if (isPlainObject(x) && isPlainObject(y)) {
+      const keys = Object.keys(x)
+      if (keys.length !== Object.keys(y).length) return false
+      for (const key of keys) {
+        if (!Object.hasOwn(y, key)) return false
+        pending.push(x[key], y[key])
+      }
+    } else return false
+  }
+  return true
+}
+
+// One pair of containers being compared by replaceEqualDeep.
+interface ShareFrame {
+  prev: JsonObject | unknown[]
+  next: JsonObject | unknown[]
+  keys: string[] | null
+  index: number
+  /** Copy of `next`, made only once a child has to be swapped for prev's. */
+  out: JsonObject | unknown[] | null
+  /** Children of `next` that are, after sharing, prev's own child under the same key. */
+  same: number
+}
+
+/**
+ * TanStack-Query-style structural sharing: returns `next` with every subtree that deep-equals
+ * the subtree of `prev` under the same key replaced by prev's object, and `prev` itself when the
+ * two are deep-equal. `next` is never mutated; a container of `next` is copied only when one of
+ * its children is swapped. Precondition: `next` passed measureJson (no own `__proto__` keys).
+ */
+export function replaceEqualDeep<T>(prev: unknown, next: T): T {
+  if (!bothContainers(prev, next)) return prev === next ? (prev as T) : next
+  const frames: ShareFrame[] = [open(prev, next)]
+  let result: unknown
+  for (;;) {
+    const frame = frames.at(-1)!
+    const size = frame.keys ? frame.keys.length : (frame.next as unknown[]).length
+    if (frame.index < size) {
+      const key = frame.keys ? frame.keys[frame.index]! : frame.index
+      const n = read(frame.next, key)
+      const hasPrev = frame.keys
+        ? Object.hasOwn(frame.prev, key)
+        : (key as number) < (frame.prev as unknown[]).length
+      const p = hasPrev ? read(frame.prev, key) : undefined
+      if (hasPrev && p !== n && bothContainers(p, n)) {
+        frames.push(open(p, n))
+        continue
+      }
+      settle(frame, hasPrev && p === n, n, n)
+      continue
+    }
+    const prevSize = frame.keys ? Object.keys(frame.prev).length : (frame.prev as unknown[]).length
+    result = frame.same === size && prevSize === size ? frame.prev : (frame.out ?? frame.next)
+    frames.pop()
+    const parent = frames.at(-1)
+    if (!parent) return result as T
+    const key = parent.keys ? parent.keys[parent.index]! : parent.index
+    settle(parent, result === read(parent.prev, key), result, read(parent.next, key))
+  }
+}
+
+function bothContainers(a: unknown, b: unknown): a is JsonObject | unknown[] {
+  return Array.isArray(a) ? Array.isArray(b) : isPlainObject(a) && isPlainObject(b)
+}
+
+function open(prev: JsonObject | unknown[], next: unknown): ShareFrame {
+  const n = next as JsonObject | unknown[]
+  return { prev, next: n, keys: Array.isArray(n) ? null : Object.keys(n), index: 0, out: null, same: 0 }
+}
+
+const read = (container: JsonObject | unknown[], key: string | number) =>
+  (container as Record<string | number, unknown>)[key]
+
+// Records the shared value of the current child and moves on.
+function settle(frame: ShareFrame, same: boolean, value: unknown, original: unknown) {
+  const key = frame.keys ? frame.keys[frame.index]! : frame.index
+  if (same) frame.same++
+  if (value !== original) {
+    // The spread keeps every key an own data property, so this write never reaches a setter.
+    frame.out ??= Array.isArray(frame.next) ? frame.next.slice() : { ...frame.next }
+    ;(frame.out as Record<string | number, unknown>)[key] = value
+  }
+  frame.index++
+}

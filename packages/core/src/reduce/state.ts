@@ -1,0 +1,110 @@
+import { AgentStoreError } from '../errors'
+import { applyPatch } from '../json-patch'
+import { measureJson, replaceEqualDeep } from '../json-value'
+import type { AgentStoreLimits, StateValidator } from '../types'
+
+export const defaultLimits: AgentStoreLimits = {
+  maxDepth: 512,
+  maxOpsPerDelta: 10_000,
+  maxStateBytes: 16 * 1024 * 1024,
+}
+
+/** How the store judges a new state: its limits and the user's validator. */
+export interface StateRules<S> {
+  limits: AgentStoreLimits
+  validate: ((value: unknown) => S) | undefined
+}
+
+// The size of every accepted state, so a delta is checked against maxStateBytes without
+// measuring the whole document again: a delta costs what it touches.
+const sizeOf = new WeakMap<object, number>()
+
+function knownSize(value: unknown, maxDepth: number): number {
+  if (typeof value === 'object' && value !== null) {
+    const cached = sizeOf.get(value)
+    if (cached !== undefined) return cached
+  }
+  const measured = measureJson(value, maxDepth + 1)
+  return measured.ok ? measured.size : 0
+}
+
+function remember(value: unknown, size: number) {
+  if (typeof value === 'object' && value !== null) sizeOf.set(value, size)
+}
+
+export function toValidator<S>(validate: StateValidator<S> | undefined): ((value: unknown) => S) | undefined {
+  if (validate === undefined) return undefined
+  if (typeof validate === 'function') return validate
+  const standard = validate['~standard']
+  return (value) => {
+    const result = standard.validate(value)
+    if (result instanceof Promise) throw new AgentStoreError('VALIDATION', 'State validators must be synchronous')
+    const outcome = result as { value?: S; issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }> }
+    if (outcome.issues) {
+      const first = outcome.issues[0]
+      const where = first?.path?.length ? ` at ${first.path.map((p) => (typeof p === 'object' && p !== null && 'key' in p ? String(p.key) : String(p))).join('.')}` : ''
+      throw new AgentStoreError('VALIDATION', `State rejected by the schema${where}: ${first?.message ?? 'invalid'}`)
+    }
+    return outcome.value as S
+  }
+}
+
+function runValidator<S>(value: unknown, rules: StateRules<S>): S {
+  if (!rules.validate) return value as S
+  try {
+    return rules.validate(value)
+  } catch (error) {
+    if (error instanceof AgentStoreError) throw error
+    throw new AgentStoreError('VALIDATION', `State rejected by the validator: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  }
+}
+
+/** A whole new state (STATE_SNAPSHOT, setState, reset): checked, validated, and sharing every unchanged subtree with `previous`. */
+export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>, source: string): S {
+  const { maxDepth, maxStateBytes } = rules.limits
+  const measured = measureJson(next, maxDepth, maxStateBytes)
+  if (!measured.ok) {
+    if (measured.kind === 'depth' || measured.kind === 'size') {
+      const limit = measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes'
+      throw new AgentStoreError('LIMIT_EXCEEDED', `${source}: ${measured.reason}`, { limit, path: measured.path })
+    }
+    throw new AgentStoreError('INVALID_STATE', `${source}: ${measured.reason}`, { path: measured.path })
+  }
+  const validated = runValidator(next, rules)
+  const shared = replaceEqualDeep(previous, validated)
+  remember(shared, measured.size)
+  return shared
+}
+
+/** A STATE_DELTA: all of it or none of it. */
+export function applyDelta<S>(current: S, operations: readonly unknown[], rules: StateRules<S>): S {
+  const { maxDepth, maxOpsPerDelta, maxStateBytes } = rules.limits
+  const result = applyPatch(current, operations, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
+  if (!result.ok) {
+    const details = { opIndex: result.opIndex, op: result.op, path: result.path, reason: result.reason }
+    if (result.limit) {
+      throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}): ${result.reason}`, { ...details, limit: result.limit })
+    }
+    throw new AgentStoreError('PATCH_FAILED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}) failed: ${result.reason}`, details)
+  }
+  if (!result.changed) return current
+  // An upper bound: the previous size plus everything inserted. Only when that bound passes the
+  // limit is the result measured exactly, so a stream of small deltas never pays O(state) each.
+  let bound = knownSize(current, maxDepth)
+  for (const operation of operations) {
+    const value = (operation as { value?: unknown }).value
+    if (value !== undefined) bound += knownSize(value, maxDepth)
+    else if ((operation as { op?: unknown }).op === 'copy') bound = Number.POSITIVE_INFINITY
+  }
+  let size = bound
+  if (bound > maxStateBytes) {
+    const measured = measureJson(result.value, maxDepth, maxStateBytes)
+    if (!measured.ok) {
+      throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA: the state would exceed maxStateBytes (${maxStateBytes})`, { limit: 'maxStateBytes' })
+    }
+    size = measured.size
+  }
+  const validated = runValidator(result.value, rules)
+  remember(validated, size)
+  return validated
+}

@@ -1,0 +1,52 @@
+import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { Observable } from 'rxjs'
+
+export type ScriptedRun = readonly BaseEvent[] | ((input: RunAgentInput) => readonly BaseEvent[])
+
+export interface ScriptedAgentOptions {
+  /** One entry per run, used in order; the last one repeats. */
+  runs: readonly ScriptedRun[]
+  threadId?: string
+  /** Milliseconds between events (0: all in one macrotask tick, still asynchronous). */
+  delay?: number
+}
+
+/**
+ * An AG-UI agent that replays scripted events and records every input it receives, so a UI
+ * can be tested against real recordings without a server: `agent.inputs[1].resume` is what approve() sent.
+ */
+export class ScriptedAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  private readonly runs: readonly ScriptedRun[]
+  private readonly delay: number
+
+  constructor({ runs, threadId, delay = 0 }: ScriptedAgentOptions) {
+    super(threadId === undefined ? {} : { threadId })
+    this.runs = runs
+    this.delay = delay
+  }
+
+  run(input: RunAgentInput): Observable<BaseEvent> {
+    const script = this.runs[Math.min(this.inputs.length, this.runs.length - 1)]
+    this.inputs.push(structuredClone(input))
+    const events = typeof script === 'function' ? script(input) : (script ?? [])
+    return new Observable<BaseEvent>((subscriber) => {
+      let index = 0
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const next = () => {
+        if (subscriber.closed) return
+        if (this.delay === 0) {
+          for (; index < events.length && !subscriber.closed; index++) subscriber.next(events[index]!)
+          subscriber.complete()
+          return
+        }
+        if (index >= events.length) return subscriber.complete()
+        subscriber.next(events[index++]!)
+        timer = setTimeout(next, this.delay)
+      }
+      timer = setTimeout(next, 0)
+      return () => clearTimeout(timer)
+    })
+  }
+}

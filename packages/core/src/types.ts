@@ -1,0 +1,98 @@
+import type { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, Context, Message, Tool } from '@ag-ui/core'
+import type { AgentStoreError } from './errors'
+
+export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
+
+/** One immutable view of everything the agent has told the UI. A new object only when something changed. */
+export interface AgentSnapshot<TState = unknown> {
+  /** What to render: the committed state plus any drafts in flight. */
+  readonly state: TState
+  /** Exactly what the next run sends as `RunAgentInput.state`. */
+  readonly committed: TState
+  readonly status: RunStatus
+  /** Names of the steps that have started and not finished, in start order. */
+  readonly steps: readonly string[]
+  readonly messages: readonly Message[]
+  readonly threadId: string
+  /** The run in progress, or the last one. */
+  readonly runId: string | undefined
+  /** The last error; cleared when a new run starts or the store is reset. */
+  readonly error: AgentStoreError | undefined
+}
+
+export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: AgentSnapshot<TState>) => void
+
+/**
+ * The read contract every binding types against. It is the read half of zustand's `StoreApi`,
+ * so `useStore` from zustand works on an agent store as it is.
+ */
+export interface ReadableAgentStore<TState = unknown> {
+  getState(): AgentSnapshot<TState>
+  getInitialState(): AgentSnapshot<TState>
+  subscribe(listener: Listener<TState>): () => void
+}
+
+/** A Standard Schema v1 validator (zod 4, valibot, arktype, …), typed structurally so none is a dependency. */
+export interface StandardSchemaV1<TOutput = unknown> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (
+      value: unknown,
+    ) =>
+      | { readonly value: TOutput; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<unknown> }> }
+      | Promise<unknown>
+  }
+}
+
+export type StateValidator<TState> = ((state: unknown) => TState) | StandardSchemaV1<TState>
+
+export interface AgentStoreLimits {
+  /** Deepest nesting of the state, counting from the root (default 512). */
+  maxDepth: number
+  /** Most operations in one STATE_DELTA (default 10,000). */
+  maxOpsPerDelta: number
+  /** Largest state, measured as UTF-16 code units of its JSON text (default 16 MiB). */
+  maxStateBytes: number
+}
+
+export interface AgentStoreOptions<TState> {
+  /** Any @ag-ui/client agent; `run()` needs one, `apply()` does not. */
+  agent?: AbstractAgent
+  initialState: TState
+  /** Defaults to the agent's threadId, else a new id. */
+  threadId?: string
+  /** Checks every state the store accepts; a snapshot or delta whose result fails is rejected. */
+  validate?: StateValidator<TState>
+  limits?: Partial<AgentStoreLimits>
+  onError?: (error: AgentStoreError) => void
+}
+
+export interface RunOptions {
+  /** A user message to append before the run: a string, or a whole message. */
+  message?: string | Message
+  /** Messages to append before the run. */
+  messages?: Message[]
+  tools?: Tool[]
+  context?: Context[]
+  forwardedProps?: unknown
+}
+
+export type StateUpdate<TState> = TState | ((previous: TState) => TState)
+
+export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState> {
+  /** Starts a run on the agent; resolves when it ends, whatever the outcome. Rejects only if refused. */
+  run(options?: RunOptions): Promise<void>
+  /** Applies AG-UI events from any source (recordings, tests, another transport). */
+  apply(events: BaseEvent | readonly BaseEvent[]): void
+  /** A local edit of the agent state; sent with the next run. */
+  setState(update: StateUpdate<TState>): void
+  /** Stops the active run, if any; its late events are ignored. */
+  abort(): void
+  /** Back to the initial state (or the given one), with no messages and no run. */
+  reset(state?: TState): void
+  /** Every accepted event, after it is applied (CUSTOM events included). */
+  onEvent(listener: (event: BaseEvent, snapshot: AgentSnapshot<TState>) => void): () => void
+}

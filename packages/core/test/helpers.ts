@@ -1,0 +1,36 @@
+import type { BaseEvent } from '@ag-ui/core'
+import { createAgentStore, type AgentSnapshot, type AgentStore, type AgentStoreOptions } from '../src'
+
+/** A store plus a record of every snapshot it published and every error it reported. */
+export function recordedStore<S>(options: AgentStoreOptions<S>) {
+  const errors: unknown[] = []
+  const store = createAgentStore<S>({ ...options, onError: (error) => errors.push(error) })
+  const published: AgentSnapshot<S>[] = []
+  store.subscribe((snapshot) => published.push(snapshot))
+  return { store, published, errors }
+}
+
+export const ev = {
+  runStarted: (runId = 'r1', threadId = 't1') => ({ type: 'RUN_STARTED', threadId, runId }) as BaseEvent,
+  runFinished: (runId = 'r1', threadId = 't1', outcome?: unknown) =>
+    ({ type: 'RUN_FINISHED', threadId, runId, ...(outcome === undefined ? {} : { outcome }) }) as BaseEvent,
+  runError: (message: string, code?: string) => ({ type: 'RUN_ERROR', message, ...(code ? { code } : {}) }) as BaseEvent,
+  snapshot: (snapshot: unknown) => ({ type: 'STATE_SNAPSHOT', snapshot }) as BaseEvent,
+  delta: (...delta: unknown[]) => ({ type: 'STATE_DELTA', delta }) as BaseEvent,
+  textStart: (messageId: string) => ({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }) as BaseEvent,
+  text: (messageId: string, delta: string) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta }) as BaseEvent,
+  textEnd: (messageId: string) => ({ type: 'TEXT_MESSAGE_END', messageId }) as BaseEvent,
+  toolStart: (toolCallId: string, toolCallName: string, parentMessageId?: string) =>
+    ({ type: 'TOOL_CALL_START', toolCallId, toolCallName, ...(parentMessageId === undefined ? {} : { parentMessageId }) }) as BaseEvent,
+  toolArgs: (toolCallId: string, delta: string) => ({ type: 'TOOL_CALL_ARGS', toolCallId, delta }) as BaseEvent,
+  toolEnd: (toolCallId: string) => ({ type: 'TOOL_CALL_END', toolCallId }) as BaseEvent,
+  toolResult: (messageId: string, toolCallId: string, content: string) =>
+    ({ type: 'TOOL_CALL_RESULT', messageId, toolCallId, content }) as BaseEvent,
+  stepStarted: (stepName: string) => ({ type: 'STEP_STARTED', stepName }) as BaseEvent,
+  stepFinished: (stepName: string) => ({ type: 'STEP_FINISHED', stepName }) as BaseEvent,
+  custom: (name: string, value: unknown) => ({ type: 'CUSTOM', name, value }) as BaseEvent,
+}
+
+export const run = (runId: string, ...events: BaseEvent[]): BaseEvent[] => [ev.runStarted(runId), ...events, ev.runFinished(runId)]
+
+export type { AgentStore }

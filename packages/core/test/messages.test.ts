@@ -1,0 +1,102 @@
+import type { AssistantMessage, Message } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { createAgentStore } from '../src'
+import { ev, recordedStore } from './helpers'
+
+const history: Message[] = [
+  { id: 'u1', role: 'user', content: 'hello' },
+  { id: 'a1', role: 'assistant', content: 'hi' },
+]
+
+describe('streamed text', () => {
+  it('grows one message; the others keep their identity', () => {
+    const { store, published } = recordedStore({ initialState: {} })
+    store.apply({ type: 'MESSAGES_SNAPSHOT', messages: history } as never)
+    const [u1, a1] = store.getState().messages
+    store.apply([ev.textStart('a2'), ev.text('a2', 'Hel'), ev.text('a2', 'lo'), ev.textEnd('a2')])
+    const { messages } = store.getState()
+    expect(messages).toHaveLength(3)
+    expect(messages[0]).toBe(u1)
+    expect(messages[1]).toBe(a1)
+    expect(messages[2]).toEqual({ id: 'a2', role: 'assistant', content: 'Hello' })
+    // snapshot, start, two contents; END changes nothing.
+    expect(published).toHaveLength(4)
+    expect(published[2]!.messages[2]).toEqual({ id: 'a2', role: 'assistant', content: 'Hel' })
+    expect(published[2]!.messages).not.toBe(published[3]!.messages)
+  })
+
+  it('refuses content for a message that never started, changing nothing', () => {
+    const { store } = recordedStore({ initialState: {} })
+    const before = store.getState().messages
+    store.apply(ev.text('ghost', 'boo'))
+    expect(store.getState().messages).toBe(before)
+    expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'TEXT_MESSAGE_CONTENT' })
+  })
+})
+
+describe('tool calls', () => {
+  it('streams arguments into the parent assistant message', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply([
+      ev.textStart('m1'),
+      ev.toolStart('c1', 'write_document', 'm1'),
+      ev.toolArgs('c1', '{"document":'),
+      ev.toolArgs('c1', ' "hi"}'),
+      ev.toolEnd('c1'),
+      ev.toolResult('t1', 'c1', 'done'),
+    ])
+    const [assistant, tool] = store.getState().messages as [AssistantMessage, Message]
+    expect(assistant).toEqual({
+      id: 'm1',
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'c1', type: 'function', function: { name: 'write_document', arguments: '{"document": "hi"}' } }],
+    })
+    expect(tool).toEqual({ id: 't1', role: 'tool', toolCallId: 'c1', content: 'done' })
+  })
+
+  it('gives a tool call without a known parent a message of its own', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply([ev.toolStart('c1', 'a', ''), ev.toolStart('c2', 'b', 'never-started')])
+    expect(store.getState().messages.map((m) => [m.id, (m as AssistantMessage).toolCalls?.[0]?.id])).toEqual([
+      ['c1', 'c1'],
+      ['never-started', 'c2'],
+    ])
+  })
+
+  it('keeps the other tool calls and messages identical while one streams', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply([ev.toolStart('c1', 'a', 'm'), ev.toolStart('c2', 'b', 'm'), ev.toolArgs('c1', '{}')])
+    const before = store.getState().messages[0] as AssistantMessage
+    store.apply(ev.toolArgs('c2', '{"x":1}'))
+    const after = store.getState().messages[0] as AssistantMessage
+    expect(after.toolCalls![0]).toBe(before.toolCalls![0])
+    expect(after.toolCalls![1]!.function.arguments).toBe('{"x":1}')
+  })
+
+  it('refuses a duplicate tool call id and args for an unknown call', () => {
+    const { store } = recordedStore({ initialState: {} })
+    store.apply(ev.toolStart('c1', 'a'))
+    const before = store.getState().messages
+    store.apply(ev.toolStart('c1', 'a'))
+    expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'TOOL_CALL_START' })
+    store.apply(ev.toolArgs('nope', '{}'))
+    expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'TOOL_CALL_ARGS' })
+    expect(store.getState().messages).toBe(before)
+  })
+})
+
+describe('MESSAGES_SNAPSHOT', () => {
+  it('keeps the identity of messages equal to the ones held', () => {
+    const { store, published } = recordedStore({ initialState: {} })
+    store.apply({ type: 'MESSAGES_SNAPSHOT', messages: history } as never)
+    const before = store.getState().messages
+    store.apply({ type: 'MESSAGES_SNAPSHOT', messages: structuredClone(history) } as never)
+    expect(store.getState().messages).toBe(before)
+    const next = [...structuredClone(history), { id: 'u2', role: 'user', content: 'more' }]
+    store.apply({ type: 'MESSAGES_SNAPSHOT', messages: next } as never)
+    expect(store.getState().messages[0]).toBe(before[0])
+    expect(store.getState().messages[2]).toEqual(next[2])
+    expect(published).toHaveLength(2)
+  })
+})

@@ -1,0 +1,322 @@
+import { describe, expect, it } from 'vitest'
+import { AgentStoreError, createAgentStore } from '../src'
+import { ev, recordedStore } from './helpers'
+
+type Rows = { title: string; rows: { id: number; status: string }[]; meta: { version: number } }
+const rowsState = (): Rows => ({
+  title: 'T',
+  rows: Array.from({ length: 5 }, (_, id) => ({ id, status: 'todo' })),
+  meta: { version: 1 },
+})
+
+describe('snapshot identity', () => {
+  it('starts from the initial state and keeps the same snapshot until something changes', () => {
+    const initialState = rowsState()
+    const store = createAgentStore({ initialState, threadId: 'thread-1' })
+    const first = store.getState()
+    expect(first).toBe(store.getInitialState())
+    expect(first.state).toBe(initialState)
+    expect(first.committed).toBe(initialState)
+    expect(first).toMatchObject({ status: 'idle', steps: [], messages: [], threadId: 'thread-1', runId: undefined, error: undefined })
+    expect(store.getState()).toBe(first)
+  })
+
+  it('takes the agent thread id, else makes one', () => {
+    expect(createAgentStore({ initialState: {} }).getState().threadId).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('rejects a bad initial state synchronously', () => {
+    expect(() => createAgentStore({ initialState: { f: () => 1 } })).toThrow(AgentStoreError)
+  })
+})
+
+describe('STATE_SNAPSHOT', () => {
+  it('replaces the state, sharing subtrees equal to the previous ones', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState().state
+    const next = rowsState()
+    next.rows[2]!.status = 'done'
+    store.apply(ev.snapshot(next))
+    const after = store.getState().state
+    expect(after).toEqual(next)
+    expect(after).not.toBe(before)
+    expect(after.meta).toBe(before.meta)
+    expect(after.rows[1]).toBe(before.rows[1])
+    expect(after.rows[2]).not.toBe(before.rows[2])
+    expect(store.getState().committed).toBe(after)
+    expect(published).toHaveLength(1)
+  })
+
+  it('notifies nobody for a snapshot equal to the current state', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(ev.snapshot(rowsState()))
+    expect(store.getState()).toBe(before)
+    expect(published).toHaveLength(0)
+  })
+})
+
+describe('STATE_DELTA', () => {
+  it('makes new objects only along the changed path', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(ev.delta({ op: 'replace', path: '/rows/3/status', value: 'done' }))
+    const after = store.getState()
+    expect(after.state.rows[3]).toEqual({ id: 3, status: 'done' })
+    expect(after.state).not.toBe(before.state)
+    expect(after.state.rows).not.toBe(before.state.rows)
+    expect(after.state.meta).toBe(before.state.meta)
+    for (const i of [0, 1, 2, 4]) expect(after.state.rows[i]).toBe(before.state.rows[i])
+    expect(after.messages).toBe(before.messages)
+    expect(published).toEqual([after])
+  })
+
+  it('keeps the snapshot identical for a delta that changes nothing', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply([
+      ev.delta({ op: 'test', path: '/title', value: 'T' }),
+      ev.delta({ op: 'replace', path: '/meta', value: { version: 1 } }),
+    ])
+    expect(store.getState()).toBe(before)
+    expect(published).toHaveLength(0)
+  })
+
+  it('applies all of a delta or none of it, and says which op failed', () => {
+    const { store, published, errors } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(
+      ev.delta(
+        { op: 'replace', path: '/title', value: 'changed' },
+        { op: 'add', path: '/rows/0/flag', value: true },
+        { op: 'remove', path: '/rows/99' },
+      ),
+    )
+    const after = store.getState()
+    expect(after.state).toBe(before.state)
+    expect(after.committed).toBe(before.committed)
+    expect(after.state.title).toBe('T')
+    expect(after.error).toBeInstanceOf(AgentStoreError)
+    expect(after.error).toMatchObject({ code: 'PATCH_FAILED', opIndex: 2, op: 'remove', path: '/rows/99' })
+    expect(after.error!.message).not.toContain('todo')
+    expect(errors).toEqual([after.error])
+    expect(published).toHaveLength(1)
+    // The store stays usable.
+    store.apply(ev.delta({ op: 'replace', path: '/title', value: 'ok' }))
+    expect(store.getState().state.title).toBe('ok')
+  })
+
+  it('refuses prototype writes without polluting Object.prototype', () => {
+    const { store } = recordedStore({ initialState: { a: {} as Record<string, unknown> } })
+    store.apply(ev.delta({ op: 'add', path: '/__proto__/polluted', value: 1 }))
+    store.apply(ev.delta({ op: 'copy', from: '/constructor', path: '/a/c' }))
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(store.getState().state).toEqual({ a: {} })
+    expect(store.getState().error?.code).toBe('PATCH_FAILED')
+  })
+})
+
+describe('limits', () => {
+  it('caps the ops in one delta', () => {
+    const { store } = recordedStore({ initialState: { n: 0 }, limits: { maxOpsPerDelta: 3 } })
+    const ops = Array.from({ length: 4 }, (_, i) => ({ op: 'replace', path: '/n', value: i }))
+    store.apply(ev.delta(...ops))
+    expect(store.getState().state.n).toBe(0)
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxOpsPerDelta' })
+  })
+
+  it('caps the depth of snapshots and of delta values, without overflowing the stack', () => {
+    const { store } = recordedStore({ initialState: { a: 1 }, limits: { maxDepth: 8 } })
+    let deep: unknown = 0
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    store.apply(ev.snapshot({ deep }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxDepth' })
+    store.apply(ev.delta({ op: 'add', path: '/deep', value: deep }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxDepth' })
+    expect(store.getState().state).toEqual({ a: 1 })
+  })
+
+  it('caps the size of the state, also when it grows delta by delta', () => {
+    const { store } = recordedStore({ initialState: { items: [] as string[] }, limits: { maxStateBytes: 1_000 } })
+    store.apply(ev.snapshot({ items: ['x'.repeat(2_000)] }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxStateBytes' })
+    for (let i = 0; i < 20; i++) store.apply(ev.delta({ op: 'add', path: '/items/-', value: 'y'.repeat(90) }))
+    const { state, error } = store.getState()
+    expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxStateBytes' })
+    expect(JSON.stringify(state).length).toBeLessThanOrEqual(1_000)
+    expect(state.items.length).toBeGreaterThan(5)
+  })
+
+  it('keeps replacing a large value within the limit (sizes are not double counted)', () => {
+    const { store } = recordedStore({ initialState: { document: '' }, limits: { maxStateBytes: 10_000 } })
+    for (let i = 1; i <= 200; i++) store.apply(ev.delta({ op: 'replace', path: '/document', value: 'z'.repeat(i * 40) }))
+    expect(store.getState().error).toBeUndefined()
+    expect(store.getState().state.document).toHaveLength(8_000)
+  })
+})
+
+describe('validate', () => {
+  const isDoc = (value: unknown) => {
+    if (typeof (value as { document?: unknown }).document !== 'string') throw new Error('document must be a string')
+    return value as { document: string }
+  }
+
+  it('rejects a snapshot or delta whose result fails a validator function', () => {
+    const { store } = recordedStore({ initialState: { document: 'a' }, validate: isDoc })
+    store.apply(ev.snapshot({ document: 1 }))
+    expect(store.getState().error).toMatchObject({ code: 'VALIDATION' })
+    store.apply(ev.delta({ op: 'remove', path: '/document' }))
+    expect(store.getState().state).toEqual({ document: 'a' })
+    store.apply(ev.delta({ op: 'replace', path: '/document', value: 'b' }))
+    expect(store.getState().state).toEqual({ document: 'b' })
+  })
+
+  it('accepts a Standard Schema', () => {
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) =>
+          typeof (value as { n?: unknown }).n === 'number'
+            ? { value: value as { n: number } }
+            : { issues: [{ message: 'Expected number', path: ['n'] }] },
+      },
+    }
+    const { store } = recordedStore<{ n: number }>({ initialState: { n: 1 }, validate: schema })
+    store.apply(ev.snapshot({ n: 'x' }))
+    expect(store.getState().error).toMatchObject({ code: 'VALIDATION' })
+    expect(store.getState().error!.message).toContain('at n: Expected number')
+    store.setState({ n: 2 })
+    expect(store.getState().state.n).toBe(2)
+  })
+})
+
+describe('events', () => {
+  it('rejects a malformed event with INVALID_EVENT and changes nothing', () => {
+    const { store, published } = recordedStore({ initialState: { a: 1 } })
+    store.apply({ type: 'STATE_DELTA', delta: 'nope' } as never)
+    expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'STATE_DELTA' })
+    expect(store.getState().state).toEqual({ a: 1 })
+    store.apply(null as never)
+    expect(published).toHaveLength(2)
+  })
+
+  it('ignores event types it does not know', () => {
+    const { store, published } = recordedStore({ initialState: { a: 1 } })
+    store.apply({ type: 'FUTURE_EVENT', payload: 1 } as never)
+    expect(published).toHaveLength(0)
+  })
+
+  it('hands every accepted event, CUSTOM included, to event listeners', () => {
+    const store = createAgentStore({ initialState: {} })
+    const seen: string[] = []
+    const stop = store.onEvent((event) => seen.push(event.type === 'CUSTOM' ? `CUSTOM:${(event as unknown as { name: string }).name}` : event.type))
+    store.apply([ev.custom('PredictState', []), ev.snapshot({ x: 1 }), { type: 'UNKNOWN' } as never])
+    stop()
+    store.apply(ev.custom('later', 1))
+    expect(seen).toEqual(['CUSTOM:PredictState', 'STATE_SNAPSHOT'])
+  })
+})
+
+describe('lifecycle', () => {
+  it('tracks status, run id and open steps', () => {
+    const { store } = recordedStore({ initialState: {} })
+    store.apply([ev.runStarted('run-1'), ev.stepStarted('plan'), ev.stepStarted('write')])
+    expect(store.getState()).toMatchObject({ status: 'running', runId: 'run-1', steps: ['plan', 'write'] })
+    store.apply(ev.stepFinished('plan'))
+    expect(store.getState().steps).toEqual(['write'])
+    store.apply(ev.runFinished('run-1'))
+    expect(store.getState()).toMatchObject({ status: 'idle', steps: [] })
+  })
+
+  it('is interrupted when a run ends with interrupts', () => {
+    const { store } = recordedStore({ initialState: {} })
+    store.apply([ev.runStarted(), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_call' }] })])
+    expect(store.getState().status).toBe('interrupted')
+  })
+
+  it("keeps the server's code and message on RUN_ERROR", () => {
+    const { store } = recordedStore({ initialState: { a: 1 } })
+    store.apply([ev.runStarted(), ev.snapshot({ a: 2 }), ev.runError('Approval was cancelled', 'APPROVAL_RESUME_CANCELLED')])
+    expect(store.getState()).toMatchObject({
+      status: 'error',
+      error: { code: 'RUN_ERROR', message: 'Approval was cancelled', serverCode: 'APPROVAL_RESUME_CANCELLED' },
+    })
+    expect(store.getState().state).toEqual({ a: 2 })
+  })
+})
+
+describe('listeners', () => {
+  it('isolates a throwing listener and reports it', () => {
+    const { store, errors } = recordedStore({ initialState: { n: 0 } })
+    const seen: number[] = []
+    store.subscribe(() => {
+      throw new Error('boom')
+    })
+    store.subscribe((snapshot) => seen.push(snapshot.state.n))
+    store.apply(ev.snapshot({ n: 1 }))
+    store.apply(ev.snapshot({ n: 2 }))
+    expect(seen).toEqual([1, 2])
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toMatchObject({ code: 'LISTENER' })
+    expect(store.getState().state.n).toBe(2)
+  })
+
+  it('lets a listener unsubscribe another during a notification', () => {
+    const store = createAgentStore({ initialState: { n: 0 } })
+    const calls: string[] = []
+    let stopB = () => {}
+    store.subscribe(() => {
+      calls.push('a')
+      stopB()
+    })
+    stopB = store.subscribe(() => calls.push('b'))
+    store.apply(ev.snapshot({ n: 1 }))
+    store.apply(ev.snapshot({ n: 2 }))
+    expect(calls).toEqual(['a', 'a'])
+  })
+
+  it('passes the snapshot and the previous one', () => {
+    const store = createAgentStore({ initialState: { n: 0 } })
+    const pairs: [number, number][] = []
+    store.subscribe((snapshot, previous) => pairs.push([previous.state.n, snapshot.state.n]))
+    store.apply([ev.snapshot({ n: 1 }), ev.snapshot({ n: 2 })])
+    expect(pairs).toEqual([
+      [0, 1],
+      [1, 2],
+    ])
+  })
+
+  it('notifies after every event, never skipping an intermediate value', () => {
+    const { store, published } = recordedStore({ initialState: { d: '' } })
+    store.apply(['a', 'ab', 'abc'].map((value) => ev.delta({ op: 'replace', path: '/d', value })))
+    expect(published.map((s) => s.state.d)).toEqual(['a', 'ab', 'abc'])
+  })
+})
+
+describe('setState and reset', () => {
+  it('edits state locally, sharing what did not change', () => {
+    const store = createAgentStore({ initialState: rowsState() })
+    const before = store.getState().state
+    store.setState((prev) => ({ ...prev, title: 'edited' }))
+    const after = store.getState()
+    expect(after.state.title).toBe('edited')
+    expect(after.committed).toBe(after.state)
+    expect(after.state.rows).toBe(before.rows)
+  })
+
+  it('refuses a non-JSON edit and keeps the state', () => {
+    const { store } = recordedStore({ initialState: { n: 1 } })
+    store.setState({ n: Number.NaN })
+    expect(store.getState()).toMatchObject({ state: { n: 1 }, error: { code: 'INVALID_STATE' } })
+  })
+
+  it('resets to the initial snapshot or to a given state', () => {
+    const store = createAgentStore({ initialState: { n: 0 } })
+    store.apply([ev.runStarted(), ev.textStart('m1'), ev.snapshot({ n: 5 })])
+    store.reset()
+    expect(store.getState()).toBe(store.getInitialState())
+    store.reset({ n: 9 })
+    expect(store.getState()).toMatchObject({ state: { n: 9 }, committed: { n: 9 }, messages: [], status: 'idle' })
+  })
+})

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import react from '@vitejs/plugin-react'
+import vue from '@vitejs/plugin-vue'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// Tests run on source: every workspace package resolves to its src/ entry.
+const alias = {
+  '@agent-state/core/testing': src('./packages/core/src/testing.ts'),
+  '@agent-state/core': src('./packages/core/src/index.ts'),
+  '@agent-state/react': src('./packages/react/src/index.ts'),
+  '@agent-state/vue': src('./packages/vue/src/index.ts'),
+  '@agent-state/svelte': src('./packages/svelte/src/index.ts'),
+}
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    // Bounded: no test may hang the suite.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'core', root: './packages/core', environment: 'node', include: ['test/**/*.test.ts'] },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: { name: 'react', root: './packages/react', environment: 'jsdom', include: ['test/**/*.test.{ts,tsx}'] },
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        test: { name: 'vue', root: './packages/vue', environment: 'jsdom', include: ['test/**/*.test.ts'] },
+      },
+      {
+        plugins: [svelte()],
+        resolve: { alias, conditions: ['browser'] },
+        test: { name: 'svelte', root: './packages/svelte', environment: 'jsdom', include: ['test/**/*.test.ts'] },
+      },
+      {
+        plugins: [react(), vue(), svelte()],
+        resolve: { alias, conditions: ['browser'] },
+        test: { name: 'integration', root: './test', environment: 'node', include: ['**/*.test.{ts,tsx}'] },
+      },
+    ],
+  },
+})
