@@ -11,6 +11,10 @@ export type AgentStoreErrorCode =
   | 'NO_AGENT'
   | 'ABORTED'
   | 'LISTENER'
+  | 'PENDING_CONFIRMATION'
+  | 'NO_CONFIRMATION'
+  | 'EXPIRED'
+  | 'EDIT_CONFLICT'
 
 export interface AgentStoreErrorDetails {
   /** The server's own error code, from RUN_ERROR.code. */

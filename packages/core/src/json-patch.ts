@@ -58,7 +58,8 @@ function arrayIndex(token: string): number {
   return index <= MAX_ARRAY_INDEX ? index : -1
 }
 
-// Thrown inside one patch and turned into a PatchFailure naming the op.
+// Thrown inside one patch and turned into a PatchFailure naming the op. Not an Error: a rejected
+// delta is an expected outcome, so no stack trace is worth capturing.
 class Rejection {
   constructor(
     readonly reason: string,
@@ -175,12 +176,8 @@ class Patcher {
   private get(path: readonly string[]): unknown {
     let node = this.root
     for (const token of path) {
-      if (Array.isArray(node)) {
-        const index = arrayIndex(token)
-        if (index < 0 || index >= node.length) reject('path not found')
-        node = node[index]
-      } else if (isPlainObject(node) && Object.hasOwn(node, token)) node = node[token]
-      else reject('path not found')
+      if (!isContainer(node)) reject('path not found')
+      node = this.getChild(node, token)
     }
     return node
   }
@@ -201,7 +198,8 @@ class Patcher {
   private getChild(node: Container, token: string): unknown {
     if (Array.isArray(node)) {
       const index = arrayIndex(token)
-      if (index < 0 || index >= node.length) reject('path not found')
+      if (index < 0) reject('invalid array index')
+      if (index >= node.length) reject('path not found')
       return node[index]
     }
     if (!Object.hasOwn(node, token)) reject('path not found')
@@ -238,7 +236,8 @@ class Patcher {
     const key = path.at(-1)!
     if (Array.isArray(parent)) {
       const index = key === '-' ? parent.length : arrayIndex(key)
-      if (index < 0 || index > parent.length) reject('array index out of range')
+      if (index < 0) reject('invalid array index')
+      if (index > parent.length) reject('array index out of range')
       ;(this.writable(path, chain) as unknown[]).splice(index, 0, value)
     } else if (!Object.hasOwn(parent, key) || !deepEqual(parent[key], value)) {
       setChild(this.writable(path, chain), key, value)

@@ -125,7 +125,8 @@ interface ShareFrame {
  * TanStack-Query-style structural sharing: returns `next` with every subtree that deep-equals
  * the subtree of `prev` under the same key replaced by prev's object, and `prev` itself when the
  * two are deep-equal. `next` is never mutated; a container of `next` is copied only when one of
- * its children is swapped. Precondition: `next` passed measureJson (no own `__proto__` keys).
+ * its children is swapped. Safe with an own `__proto__` key: the only keys ever written are keys
+ * of `next`, into a spread copy of it, where each is already an own data property.
  */
 export function replaceEqualDeep<T>(prev: unknown, next: T): T {
   if (!bothContainers(prev, next)) return prev === next ? (prev as T) : next

@@ -19,6 +19,54 @@ export interface AgentSnapshot<TState = unknown> {
   readonly runId: string | undefined
   /** The last error; cleared when a new run starts or the store is reset. */
   readonly error: AgentStoreError | undefined
+  /** Drafts: values predicted from tool calls (or changed by the server under a prediction) not yet confirmed. */
+  readonly predictions: readonly Prediction[]
+  /** What the user must answer before the thread can go on; `status` is 'interrupted' while any is open. */
+  readonly confirmations: readonly Confirmation[]
+}
+
+/** Maps one argument of one tool to one top-level state key (AG-UI's `PredictState`). */
+export interface PredictionMapping {
+  stateKey: string
+  tool: string
+  /** The argument to follow; absent or '*' means the whole arguments object. */
+  toolArgument?: string
+}
+
+/** One draft: the value a tool call is writing into `state[stateKey]`, shown before it is confirmed. */
+export interface Prediction {
+  /** The tool call writing it; undefined when the server changed a predicted key on its own. */
+  toolCallId: string | undefined
+  tool: string | undefined
+  stateKey: string
+  /** The latest value; `committed[stateKey]` keeps the value from before the run. */
+  value: unknown
+  /** True once the tool call's arguments are complete. */
+  complete: boolean
+}
+
+/** Where a confirmation came from; each is answered on the wire in its own way. */
+export type ConfirmationSource = 'interrupt' | 'tool' | 'on_interrupt'
+
+/** One thing the user must answer: an AG-UI interrupt, a confirmation tool call, or LangGraph's on_interrupt. */
+export interface Confirmation {
+  /** The interrupt id, the confirmation tool call's id, or a generated id for on_interrupt. */
+  readonly id: string
+  readonly source: ConfirmationSource
+  readonly runId: string | undefined
+  readonly reason?: string
+  readonly message?: string
+  /** The tool call it asks about, if it names one; its drafts are the ones it governs. */
+  readonly toolCallId?: string
+  /** JSON Schema of the expected answer (interrupts). */
+  readonly responseSchema?: unknown
+  /** ISO 8601; past it, the confirmation can only be cancelled. */
+  readonly expiresAt?: string
+  readonly metadata?: Record<string, unknown>
+  /** The confirmation tool call's arguments, or the on_interrupt value (parsed when it is JSON). */
+  readonly value?: unknown
+  /** The state keys whose drafts approve commits and reject discards. */
+  readonly stateKeys: readonly string[]
 }
 
 export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: AgentSnapshot<TState>) => void
@@ -68,6 +116,12 @@ export interface AgentStoreOptions<TState> {
   validate?: StateValidator<TState>
   limits?: Partial<AgentStoreLimits>
   onError?: (error: AgentStoreError) => void
+  /** Predictions for servers that announce none (no `PredictState`); they apply to every run. */
+  predict?: readonly PredictionMapping[]
+  /** Names of confirmation tools (default `['confirm_changes']`). */
+  confirmTools?: readonly string[]
+  /** Keep drafts when a run fails or is aborted instead of restoring the committed value (default false). */
+  keepDraftsOnError?: boolean
 }
 
 export interface RunOptions {
@@ -89,6 +143,14 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   apply(events: BaseEvent | readonly BaseEvent[]): void
   /** A local edit of the agent state; sent with the next run. */
   setState(update: StateUpdate<TState>): void
+  /** Approves a confirmation (the only open one when `id` is omitted), with optional edits keyed like the tool's arguments. */
+  approve(id?: string, edits?: Record<string, unknown>): Promise<void>
+  /** Rejects a confirmation: its drafts are discarded and the state returns to its value before the run. */
+  reject(id?: string, reason?: string): Promise<void>
+  /** Answers a confirmation with a free-form payload (e.g. an `input_required` interrupt). */
+  respond(id: string | undefined, payload: unknown): Promise<void>
+  /** Abandons a confirmation (allowed even after it expired); its drafts are discarded. */
+  cancel(id?: string): Promise<void>
   /** Stops the active run, if any; its late events are ignored. */
   abort(): void
   /** Back to the initial state (or the given one), with no messages and no run. */

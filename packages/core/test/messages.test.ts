@@ -74,15 +74,27 @@ describe('tool calls', () => {
     expect(after.toolCalls![1]!.function.arguments).toBe('{"x":1}')
   })
 
-  it('refuses a duplicate tool call id and args for an unknown call', () => {
+  it('restarts a restated tool call in place, and refuses args for an unknown call', () => {
     const { store } = recordedStore({ initialState: {} })
-    store.apply(ev.toolStart('c1', 'a'))
+    store.apply([ev.toolStart('c1', 'a'), ev.toolArgs('c1', '{"x":1}'), ev.toolEnd('c1')])
+    // The .NET server restates the call when it resumes: same id, same arguments again.
+    store.apply([ev.toolStart('c1', 'a', 'elsewhere'), ev.toolArgs('c1', '{"x":1}')])
+    expect(store.getState().messages).toEqual([
+      { id: 'c1', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'a', arguments: '{"x":1}' } }] },
+    ])
     const before = store.getState().messages
-    store.apply(ev.toolStart('c1', 'a'))
-    expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'TOOL_CALL_START' })
     store.apply(ev.toolArgs('nope', '{}'))
     expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'TOOL_CALL_ARGS' })
     expect(store.getState().messages).toBe(before)
+  })
+
+  it('keeps a tool result whose id is also its parentless call message, and replaces a restated result', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply([ev.toolStart('c1', 'a', ''), ev.toolResult('c1', 'c1', 'first'), ev.toolResult('c1', 'c1', 'again')])
+    expect(store.getState().messages.map((m) => [m.id, m.role, m.role === 'tool' ? m.content : ''])).toEqual([
+      ['c1', 'assistant', ''],
+      ['c1', 'tool', 'again'],
+    ])
   })
 })
 

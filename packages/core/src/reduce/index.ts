@@ -11,7 +11,6 @@ import {
   reduceToolCallResult,
   reduceToolCallStart,
 } from './messages'
-import { acceptState, applyDelta, type StateRules } from './state'
 
 const knownTypes = new Set<string>(Object.values(EventType))
 
@@ -36,8 +35,11 @@ export function checkEvent(event: unknown): Event | undefined {
   return event as Event
 }
 
-/** One event into one snapshot: pure, and throws AgentStoreError rather than half-applying anything. */
-export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, rules: StateRules<S>): AgentSnapshot<S> {
+/**
+ * The messages and lifecycle of one event, into one snapshot: pure, and throws AgentStoreError
+ * rather than half-applying anything. State events are the store's (they pass through drafts and edits).
+ */
+export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event): AgentSnapshot<S> {
   switch (event.type) {
     case EventType.RUN_STARTED:
       return reduceRunStarted(snapshot, event)
@@ -49,14 +51,6 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, rules: 
       return reduceStepStarted(snapshot, event)
     case EventType.STEP_FINISHED:
       return reduceStepFinished(snapshot, event)
-    case EventType.STATE_SNAPSHOT: {
-      const state = acceptState(snapshot.committed, event.snapshot, rules, 'STATE_SNAPSHOT')
-      return state === snapshot.committed && state === snapshot.state ? snapshot : { ...snapshot, state, committed: state }
-    }
-    case EventType.STATE_DELTA: {
-      const state = applyDelta(snapshot.committed, event.delta, rules)
-      return state === snapshot.committed && state === snapshot.state ? snapshot : { ...snapshot, state, committed: state }
-    }
     case EventType.TEXT_MESSAGE_START:
       return reduceTextMessageStart(snapshot, event)
     case EventType.TEXT_MESSAGE_CONTENT:
@@ -74,8 +68,8 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, rules: 
       // Shorthand forms: run() expands them with @ag-ui/client's transformChunks; apply() takes the long forms.
       throw new AgentStoreError('INVALID_EVENT', `${event.type} must be expanded before it reaches the store (see transformChunks)`, { eventType: event.type })
     default:
-      // TEXT_MESSAGE_END, TOOL_CALL_END, CUSTOM, RAW, reasoning and activity events change no state here;
-      // listeners still see them through onEvent.
+      // STATE_*, TEXT_MESSAGE_END, TOOL_CALL_END, CUSTOM, RAW, reasoning and activity events change
+      // no messages; listeners still see them through onEvent.
       return snapshot
   }
 }

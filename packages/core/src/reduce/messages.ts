@@ -69,7 +69,15 @@ export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: T
 }
 
 export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCallStartEvent): AgentSnapshot<S> {
-  if (findToolCall(snapshot.messages, event.toolCallId)) throw outOfOrder(event, `tool call "${event.toolCallId}", which has already started`)
+  const existing = findToolCall(snapshot.messages, event.toolCallId)
+  if (existing) {
+    // A server restating a call it already made (the .NET server does on resume): the call starts
+    // over in place, rather than its arguments being appended twice.
+    const message = snapshot.messages[existing.index] as AssistantMessage
+    const toolCalls = message.toolCalls!.slice()
+    toolCalls[existing.call] = { ...toolCalls[existing.call]!, function: { name: event.toolCallName, arguments: '' } }
+    return withMessage(snapshot, existing.index, { ...message, toolCalls })
+  }
   const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' } }
   // parentMessageId may name a message never started, or be "": then the call gets a message of its own.
   const parentId = event.parentMessageId || undefined
@@ -95,8 +103,11 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
 }
 
 export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolCallResultEvent): AgentSnapshot<S> {
-  if (indexOfMessage(snapshot.messages, event.messageId) !== -1) throw outOfOrder(event, `message "${event.messageId}", which already exists`)
   const message: Message = { id: event.messageId, role: 'tool', toolCallId: event.toolCallId, content: event.content }
+  // A restated result replaces the earlier one. Servers reuse the tool call id as the result's
+  // message id, which may also be the id of the assistant message that holds a parentless call.
+  const index = indexOfMessage(snapshot.messages, event.messageId)
+  if (index !== -1 && snapshot.messages[index]!.role === 'tool') return withMessage(snapshot, index, message)
   return withMessage(snapshot, snapshot.messages.length, message)
 }
 

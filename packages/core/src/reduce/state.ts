@@ -49,17 +49,21 @@ export function toValidator<S>(validate: StateValidator<S> | undefined): ((value
   }
 }
 
-function runValidator<S>(value: unknown, rules: StateRules<S>): S {
-  if (!rules.validate) return value as S
+/**
+ * Runs the user's validator on a state the store is about to commit. It is a check: a validator
+ * that returns a copy (zod's parse does) must not cost the state its structural sharing.
+ */
+export function checkState<S>(value: S, rules: StateRules<S>): void {
+  if (!rules.validate) return
   try {
-    return rules.validate(value)
+    rules.validate(value)
   } catch (error) {
     if (error instanceof AgentStoreError) throw error
     throw new AgentStoreError('VALIDATION', `State rejected by the validator: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
 }
 
-/** A whole new state (STATE_SNAPSHOT, setState, reset): checked, validated, and sharing every unchanged subtree with `previous`. */
+/** A whole new state (STATE_SNAPSHOT, setState, reset): checked against the limits, sharing every unchanged subtree with `previous`. */
 export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>, source: string): S {
   const { maxDepth, maxStateBytes } = rules.limits
   const measured = measureJson(next, maxDepth, maxStateBytes)
@@ -70,8 +74,7 @@ export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>,
     }
     throw new AgentStoreError('INVALID_STATE', `${source}: ${measured.reason}`, { path: measured.path })
   }
-  const validated = runValidator(next, rules)
-  const shared = replaceEqualDeep(previous, validated)
+  const shared = replaceEqualDeep(previous, next)
   remember(shared, measured.size)
   return shared
 }
@@ -104,7 +107,6 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
     }
     size = measured.size
   }
-  const validated = runValidator(result.value, rules)
-  remember(validated, size)
-  return validated
+  remember(result.value, size)
+  return result.value as S
 }

@@ -1,0 +1,112 @@
+import type { PartialJsonReader } from '../partial-json'
+import { shallow } from '../shallow'
+import type { Prediction, PredictionMapping } from '../types'
+
+/** Marks a key that did not exist before its draft: discarding the draft removes it. */
+export const ABSENT: unique symbol = Symbol('absent')
+
+/** A top-level key whose value in `state` is a draft; `committed` keeps `baseline` until it is confirmed. */
+export interface PendingKey {
+  baseline: unknown
+  runId: string | undefined
+  /** The tool call whose arguments wrote it last; undefined when only the server changed it. */
+  toolCallId: string | undefined
+  tool: string | undefined
+  toolArgument: string | undefined
+  complete: boolean
+}
+
+export type Pending = ReadonlyMap<string, PendingKey>
+
+/** What the store knows about the run in progress (or the events fed through apply() since the last run ended). */
+export interface RunContext {
+  runId: string | undefined
+  /** From the `predict` option and this run's PredictState events. */
+  mappings: PredictionMapping[]
+  /** Tool calls that existed before the run: a confirmation tool call among them is not this run's. */
+  toolCallsBefore: ReadonlySet<string>
+  /** Values of LangGraph's CUSTOM on_interrupt events in this run. */
+  onInterrupts: unknown[]
+  /** Keys the user edited during this run: the user wins, so they are no longer drafted. */
+  userKeys: Set<string>
+  /** One incremental parser per streaming tool call that has a mapping. */
+  readers: Map<string, { tool: string; reader: PartialJsonReader }>
+}
+
+type JsonObject = Record<string, unknown>
+
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** PredictState's value: `[{ state_key, tool, tool_argument? }]`; anything malformed is skipped. */
+export function parsePredictState(value: unknown): PredictionMapping[] {
+  if (!Array.isArray(value)) return []
+  const mappings: PredictionMapping[] = []
+  for (const entry of value) {
+    if (!isObject(entry) || typeof entry.state_key !== 'string' || typeof entry.tool !== 'string') continue
+    const argument = entry.tool_argument
+    mappings.push({
+      stateKey: entry.state_key,
+      tool: entry.tool,
+      ...(typeof argument === 'string' ? { toolArgument: argument } : {}),
+    })
+  }
+  return mappings
+}
+
+export function mappedKeys(run: RunContext | undefined): Set<string> {
+  return new Set(run?.mappings.map((mapping) => mapping.stateKey))
+}
+
+/** Sets one top-level key, sharing everything else; the same object when nothing changes. */
+export function withKey<S>(state: S, key: string, value: unknown): S {
+  if (!isObject(state)) return state
+  if (value === ABSENT) {
+    if (!Object.hasOwn(state, key)) return state
+    const { [key]: _removed, ...rest } = state
+    return rest as S
+  }
+  if (Object.hasOwn(state, key) && state[key] === value) return state
+  const next = { ...state }
+  // defineProperty: a key such as "__proto__" must become data, never a prototype change.
+  Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
+  return next as S
+}
+
+export const valueAt = (state: unknown, key: string): unknown =>
+  isObject(state) && Object.hasOwn(state, key) ? state[key] : ABSENT
+
+/**
+ * `committed` is the view with every pending key at its baseline. It keeps its previous identity
+ * when nothing it holds changed, so selectors on it stay quiet while a draft streams.
+ */
+export function deriveCommitted<S>(view: S, pending: Pending, previous: S): S {
+  if (pending.size === 0 || !isObject(view)) return view
+  let committed: S = view
+  for (const [key, entry] of pending) committed = withKey(committed, key, entry.baseline)
+  return committed !== view && shallow(committed, previous) ? previous : committed
+}
+
+export function derivePredictions(view: unknown, pending: Pending, previous: readonly Prediction[]): readonly Prediction[] {
+  if (pending.size === 0) return previous.length === 0 ? previous : []
+  const predictions: Prediction[] = []
+  let same = previous.length === pending.size
+  let i = 0
+  for (const [stateKey, entry] of pending) {
+    const value = valueAt(view, stateKey)
+    const old = previous[i++]
+    if (old && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete) {
+      predictions.push(old)
+      continue
+    }
+    same = false
+    predictions.push({
+      toolCallId: entry.toolCallId,
+      tool: entry.tool,
+      stateKey,
+      value: value === ABSENT ? undefined : value,
+      complete: entry.complete,
+    })
+  }
+  return same ? previous : predictions
+}
