@@ -210,7 +210,7 @@ class Reader implements PartialJsonReader {
   // Where the next value of the innermost container goes.
   private nextSlot(frame: Frame): string | number {
     if (!Array.isArray(frame.container)) return frame.key ?? ''
-    return frame.container.length
+    return this.growing ? frame.container.length - 1 : frame.container.length
   }
 
   private write(depth: number, slot: string | number, value: unknown): void {

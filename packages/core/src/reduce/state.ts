@@ -76,7 +76,7 @@ export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>,
   }
   const shared = replaceEqualDeep(previous, next)
   remember(shared, measured.size)
-  return shared
+  return shared as S
 }
 
 /** A STATE_DELTA: all of it or none of it. */
