@@ -34,3 +34,32 @@ export const ev = {
 export const run = (runId: string, ...events: BaseEvent[]): BaseEvent[] => [ev.runStarted(runId), ...events, ev.runFinished(runId)]
 
 export type { AgentStore }
+
+import { AbstractAgent } from '@ag-ui/client'
+import type { RunAgentInput } from '@ag-ui/core'
+import { Observable, type Subscriber } from 'rxjs'
+
+/** An agent driven by hand from the test: `push` events into the open run, then `finish` it. */
+export class ManualAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  private subscriber: Subscriber<BaseEvent> | undefined
+  unsubscribed = 0
+
+  run(input: RunAgentInput) {
+    this.inputs.push(structuredClone(input))
+    return new Observable<BaseEvent>((subscriber) => {
+      this.subscriber = subscriber
+      subscriber.next(ev.runStarted(input.runId))
+      return () => this.unsubscribed++
+    })
+  }
+
+  push(...events: BaseEvent[]) {
+    for (const event of events) this.subscriber?.next(event)
+  }
+
+  finish(runId = 'r1') {
+    this.subscriber?.next(ev.runFinished(runId))
+    this.subscriber?.complete()
+  }
+}
