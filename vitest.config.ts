@@ -7,6 +7,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 // Tests run on source: every workspace package resolves to its src/ entry.
+// Type tests (*.test-d.ts) are checked by `tsc` in `npm test`, before vitest runs.
 const alias = {
   '@agent-state/core/testing': src('./packages/core/src/testing.ts'),
   '@agent-state/core': src('./packages/core/src/index.ts'),
@@ -21,7 +22,6 @@ export default defineConfig({
     // Bounded: no test may hang the suite.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     projects: [
       {
         resolve: { alias },

@@ -9,6 +9,7 @@ export type {
   AgentStoreOptions,
   Confirmation,
   ConfirmationSource,
+  EqualityFn,
   Prediction,
   PredictionMapping,
   Listener,

@@ -158,3 +158,6 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   /** Every accepted event, after it is applied (CUSTOM events included). */
   onEvent(listener: (event: BaseEvent, snapshot: AgentSnapshot<TState>) => void): () => void
 }
+
+/** Decides whether a selected value changed; bindings default to `Object.is` and export `shallow`. */
+export type EqualityFn<T> = (a: T, b: T) => boolean

@@ -1,0 +1,9 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/testing.ts'],
+  format: 'esm',
+  dts: true,
+  platform: 'neutral',
+  external: [/^@ag-ui\//, 'rxjs', 'zod', 'fast-json-patch', '@streamparser/json'],
+})

@@ -1,0 +1,23 @@
+import { describe, expectTypeOf, it } from 'vitest'
+import { createAgentStore, shallow, useAgentStore, type AgentSnapshot, type ReadableAgentStore } from '@agent-state/react'
+
+const store = createAgentStore({ initialState: { title: '', items: [] as number[] } })
+type State = { title: string; items: number[] }
+
+describe('useAgentStore (React) types', () => {
+  it('infers the selected type from the selector', () => {
+    expectTypeOf(useAgentStore(store, (s) => s.state.title)).toEqualTypeOf<string>()
+    expectTypeOf(useAgentStore(store, (s) => s.status)).toEqualTypeOf<'idle' | 'running' | 'interrupted' | 'error'>()
+    expectTypeOf(useAgentStore(store, (s) => ({ count: s.state.items.length }), shallow)).toEqualTypeOf<{ count: number }>()
+  })
+
+  it('returns the whole snapshot without a selector, and accepts any ReadableAgentStore', () => {
+    expectTypeOf(useAgentStore(store)).toEqualTypeOf<AgentSnapshot<State>>()
+    expectTypeOf(useAgentStore({} as ReadableAgentStore<State>, (s) => s.state.items)).toEqualTypeOf<number[]>()
+  })
+
+  it('types equalityFn by the selection', () => {
+    // @ts-expect-error: the selection is a string
+    useAgentStore(store, (s) => s.state.title, (a: number, b: number) => a === b)
+  })
+})
