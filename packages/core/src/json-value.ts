@@ -30,6 +30,15 @@ interface Frame {
 const framePath = (frames: readonly Frame[]) =>
   frames.map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1))).join('')
 
+type FailureKind = Extract<JsonMeasure, { ok: false }>['kind']
+
+const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, suffix = ''): JsonMeasure => ({
+  ok: false,
+  kind,
+  reason,
+  path: framePath(frames) + suffix,
+})
+
 /**
  * Walks a value that came from untrusted input: checks it is plain JSON (null, boolean, finite
  * number, string, array, plain object), that its depth is at most `maxDepth` (a primitive has
@@ -37,14 +46,18 @@ const framePath = (frames: readonly Frame[]) =>
  * of its JSON text, ignoring string escapes) and that no object has an own key `__proto__`.
  */
 export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity): JsonMeasure {
+  if (maxDepth < 0) return failure([], 'depth', `deeper than ${maxDepth}`)
+  // Most values a delta carries are strings: no walk, no allocation (this runs on every op).
+  if (typeof value === 'string') {
+    const size = value.length + 2
+    return size > maxSize ? failure([], 'size', `larger than ${maxSize}`) : { ok: true, size, depth: 0 }
+  }
   const frames: Frame[] = []
   let size = 0
   let depth = 0
   let current = value
-  const fail = (kind: Extract<JsonMeasure, { ok: false }>['kind'], reason: string, suffix = '') =>
-    ({ ok: false, kind, reason, path: framePath(frames) + suffix }) as const
+  const fail = (kind: FailureKind, reason: string, suffix = '') => failure(frames, kind, reason, suffix)
 
-  if (maxDepth < 0) return fail('depth', `deeper than ${maxDepth}`)
   for (;;) {
     if (current === null) size += 4
     else if (typeof current === 'boolean') size += current ? 4 : 5

@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent, type Event } from '@ag-ui/core'
 import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
+import { checkHotEvent } from './event-check'
 import type { AgentSnapshot } from '../types'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
@@ -25,6 +26,11 @@ export function checkEvent(event: unknown): Event | undefined {
   const type = (event as { type?: unknown }).type
   if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must have a string "type"')
   if (!knownTypes.has(type)) return undefined
+  const hot = checkHotEvent(type, event as Record<string, unknown>)
+  if (hot !== null) {
+    if (hot === undefined) return event as Event
+    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
+  }
   const parsed = EventSchemas.safeParse(event)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

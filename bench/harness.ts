@@ -1,0 +1,148 @@
+// Timing and reporting helpers shared by every bench module. Plain node, no test runner:
+// vitest sets VITEST_WORKER_ID, which switches @ag-ui/client into its cloning development mode.
+
+import { performance } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
+// A full collection before each measurement, so it does not pay for the garbage of the one
+// before. Not before each trial: a forced GC shrinks the young generation, and the next trial
+// would then run in an unrealistically small heap. (The bench command has no --expose-gc.)
+setFlagsFromString('--expose-gc')
+const collectGarbage = runInNewContext('gc') as () => void
+
+/** One line of the results table. `name`, `value` and `note` are all a bench module has to fill in. */
+export interface Row {
+  name: string
+  value: string | number
+  note?: string
+  /** The table's first column; index.ts fills it in from the module when a row leaves it out. */
+  scenario?: string
+  /** The goal from the issue, printed next to the measurement. */
+  target?: string
+  /** Whether the measurement meets `target`; absent for rows that only report. */
+  pass?: boolean
+}
+
+export interface Timing {
+  /** Untimed rounds that ran first. */
+  warmup: number
+  median: number
+  min: number
+  max: number
+  /** Every timed trial, in milliseconds, in the order they ran. */
+  samples: number[]
+}
+
+export interface MeasureOptions<TContext> {
+  /** Untimed, before every run (warm-ups included): a fresh store, an agent, the initial snapshot. */
+  setup(): TContext | Promise<TContext>
+  /** The timed part. */
+  run(context: TContext): unknown
+  /** Untimed, after every run: throws if the result is wrong, so a fast wrong answer never counts. */
+  check?(context: TContext, result: unknown): void
+  warmup?: number
+  trials?: number
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of no values')
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** Runs `warmup` untimed rounds, then `trials` timed ones; reports the median in milliseconds. */
+export async function measure<TContext>(options: MeasureOptions<TContext>): Promise<Timing> {
+  const [timing] = await measureInterleaved([options], options)
+  return timing
+}
+
+/**
+ * Measures several things round-robin (one trial of each per round, warm-ups first), so that
+ * whatever else the machine is doing weighs on all of them alike and their ratios stay meaningful.
+ * `rounds` gives the warm-up and trial counts for all; the options' own counts are ignored.
+ */
+export async function measureInterleaved<const TList extends readonly MeasureOptions<unknown>[]>(
+  list: TList,
+  rounds: { warmup?: number; trials?: number },
+): Promise<{ [K in keyof TList]: Timing }> {
+  const { warmup = 1, trials = 5 } = rounds
+  const samples = list.map((): number[] => [])
+  collectGarbage()
+  for (let round = 0; round < warmup + trials; round++) {
+    for (const [i, options] of list.entries()) {
+      const elapsed = await timeOnce(options)
+      if (round >= warmup) samples[i]!.push(elapsed)
+    }
+  }
+  const timings = samples.map((values) => ({ warmup, median: median(values), min: Math.min(...values), max: Math.max(...values), samples: values }))
+  return timings as { [K in keyof TList]: Timing }
+}
+
+async function timeOnce<TContext>(options: MeasureOptions<TContext>): Promise<number> {
+  const context = await options.setup()
+  const start = performance.now()
+  let result = options.run(context)
+  if (result instanceof Promise) result = await result
+  const elapsed = performance.now() - start
+  options.check?.(context, result)
+  return elapsed
+}
+
+const group = (value: number, digits: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+/** A duration given in milliseconds, in the unit that keeps three significant digits readable. */
+export function formatTime(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms)
+  const abs = Math.abs(ms)
+  if (abs >= 1000) return `${group(ms / 1000, 2)} s`
+  if (abs >= 1) return `${group(ms, abs >= 100 ? 0 : abs >= 10 ? 1 : 2)} ms`
+  if (abs >= 0.001) return `${group(ms * 1000, abs >= 0.1 ? 0 : abs >= 0.01 ? 1 : 2)} µs`
+  return `${group(ms * 1e6, 0)} ns`
+}
+
+/** A ratio as `512×`, `3.4×` or `0.13×`. */
+export function formatRatio(ratio: number): string {
+  if (!Number.isFinite(ratio)) return String(ratio)
+  const abs = Math.abs(ratio)
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2
+  return `${group(ratio, digits)}×`
+}
+
+export function formatCount(count: number): string {
+  return group(count, 0)
+}
+
+/** Bytes as KB / MB (decimal, as the issue counts "1 MB"). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1e6) return `${group(bytes / 1e6, 2)} MB`
+  if (bytes >= 1e3) return `${group(bytes / 1e3, 1)} KB`
+  return `${bytes} B`
+}
+
+/** The samples behind a median, for a note: "median of 7 after 2 warm-ups (min 1.2 ms, max 1.5 ms)". */
+export function describeTiming(timing: Timing): string {
+  const warmups = timing.warmup === 0 ? 'no warm-up' : `${timing.warmup} warm-up${timing.warmup === 1 ? '' : 's'}`
+  return `median of ${timing.samples.length} after ${warmups} (min ${formatTime(timing.min)}, max ${formatTime(timing.max)})`
+}
+
+/** GitHub-flavoured markdown; `|` and line breaks in cells are escaped so a note cannot break the table. */
+export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll(/\r?\n/g, ' ')
+  const line = (cells: readonly string[]) => `| ${cells.map(cell).join(' | ')} |`
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n')
+}
+
+/** A deterministic pseudo-random source (mulberry32): the same scenario on every run and machine. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
