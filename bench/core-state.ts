@@ -25,7 +25,7 @@ const SCENARIO_DOCUMENT = '2. 32k document as replace deltas'
 const SCENARIO_MESSAGE = '3. Streamed assistant message'
 
 /** Rounds for what takes milliseconds (the store, the JSON.parse floor, @ag-ui/client where it is fast), measured round-robin. */
-const STORE_TRIALS = { warmup: 15, trials: 15 }
+export const STORE_TRIALS = { warmup: 15, trials: 15 }
 
 const THREAD_ID = 'bench-thread'
 const RUN_ID = 'bench-run'
@@ -59,16 +59,16 @@ interface Wire {
 }
 
 /** Round-trips events through JSON so the objects (and their strings) look like ones read off the wire. */
-function wire(events: readonly object[]): Wire {
+export function wire(events: readonly object[]): Wire {
   const json = events.map((event) => JSON.stringify(event))
   return { events: json.map((text) => JSON.parse(text) as BaseEvent), json }
 }
 
 const runStarted = (): BaseEvent => ({ type: EventType.RUN_STARTED, threadId: THREAD_ID, runId: RUN_ID }) as BaseEvent
 const runFinished = (): BaseEvent => ({ type: EventType.RUN_FINISHED, threadId: THREAD_ID, runId: RUN_ID }) as BaseEvent
-const withLifecycle = (events: readonly BaseEvent[]): BaseEvent[] => [runStarted(), ...events, runFinished()]
+export const withLifecycle = (events: readonly BaseEvent[]): BaseEvent[] => [runStarted(), ...events, runFinished()]
 
-function assertProductionMode() {
+export function assertProductionMode() {
   const mode = process.env.NODE_ENV
   if ((mode !== undefined && mode !== 'production') || process.env.VITEST_WORKER_ID !== undefined) {
     throw new Error(
@@ -78,18 +78,18 @@ function assertProductionMode() {
   }
 }
 
-function expectEqual(actual: unknown, expected: unknown, what: string) {
+export function expectEqual(actual: unknown, expected: unknown, what: string) {
   if (!isDeepStrictEqual(actual, expected)) throw new Error(`Sanity check failed: ${what}`)
 }
 
-function expectNoError(store: AgentStore<unknown>, what: string) {
+export function expectNoError(store: AgentStore<unknown>, what: string) {
   const { error, status } = store.getState()
   if (error) throw new Error(`Sanity check failed: ${what}: the store reported ${error.code}: ${error.message}`)
   if (status === 'error') throw new Error(`Sanity check failed: ${what}: status is "error"`)
 }
 
 /** JSON.parse of every serialized event: what any client pays before it can look at an event. */
-function parseFloor(json: readonly string[]): MeasureOptions<readonly string[]> {
+export function parseFloor(json: readonly string[]): MeasureOptions<readonly string[]> {
   return {
     setup: () => json,
     run: (texts) => {
@@ -101,7 +101,7 @@ function parseFloor(json: readonly string[]): MeasureOptions<readonly string[]> 
 }
 
 /** `store.apply(events)` on a fresh store that `prepare` already brought to the starting state (untimed). */
-function storeApply<TState>(
+export function storeApply<TState>(
   initialState: TState,
   events: readonly BaseEvent[],
   check: (store: AgentStore<TState>) => void,
@@ -129,7 +129,7 @@ function storeApply<TState>(
 }
 
 /** `await store.run()` against a ScriptedAgent (delay 0) replaying `events`: transformChunks + verifyEvents included. */
-function storeRun<TState>(
+export function storeRun<TState>(
   initialState: TState,
   events: readonly BaseEvent[],
   check: (store: AgentStore<TState>) => void,
@@ -146,7 +146,7 @@ function storeRun<TState>(
 }
 
 /** `await agent.runAgent()` on @ag-ui/client with `agent.state = initialState`. */
-function clientRunAgent(initialState: unknown, events: readonly BaseEvent[], check: (agent: AbstractAgent) => void): MeasureOptions<ReplayAgent> {
+export function clientRunAgent(initialState: unknown, events: readonly BaseEvent[], check: (agent: AbstractAgent) => void): MeasureOptions<ReplayAgent> {
   return {
     setup: () => new ReplayAgent(events, initialState),
     run: (agent) => agent.runAgent(),
@@ -303,7 +303,7 @@ async function benchLargeState(): Promise<Row[]> {
 // ---------------------------------------------------------------------------------------------
 // Shared text for scenarios 2 and 3: prose with paragraphs and quotes, so the JSON has escapes.
 
-function buildText(length: number, seed: number): string {
+export function buildText(length: number, seed: number): string {
   const random = seededRandom(seed)
   let text = ''
   let count = 0

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { benchBindingRenders } from './bindings-renders'
 import { benchCoreState } from './core-state'
+import { benchDrafts } from './drafts'
 import { markdownTable, type Row } from './harness'
 
 if (process.env.NODE_ENV !== 'production' || process.env.VITEST_WORKER_ID !== undefined) {
@@ -15,6 +16,7 @@ if (process.env.NODE_ENV !== 'production' || process.env.VITEST_WORKER_ID !== un
 
 const benches: { scenario: string; name: string; run: () => Promise<Row[]> }[] = [
   { scenario: 'Core state', name: 'core-state', run: benchCoreState },
+  { scenario: 'Drafts', name: 'drafts', run: benchDrafts },
   { scenario: 'Binding renders', name: 'bindings-renders', run: benchBindingRenders },
 ]
 

@@ -1,6 +1,8 @@
 import { transformChunks, verifyEvents, type AbstractAgent } from '@ag-ui/client'
-import { AGUIError, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
+import { AGUIError, EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
+import { defaultLimits } from './reduce/state'
+import { wrapFetch, type FetchFn, type SseOptions } from './sse-transport'
 
 export interface RunHandlers {
   /** Each event as the agent streams it, chunks expanded and lifecycle order verified. */
@@ -14,47 +16,120 @@ export interface RunConnection {
   cancel(): void
 }
 
+export interface ConnectOptions {
+  /** Largest SSE event an HttpAgent may receive, in UTF-8 bytes of its data (default `defaultLimits.maxEventBytes`). */
+  maxEventBytes?: number
+  /** Ends the run with TRANSPORT (`reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. */
+  timeoutMs?: number
+}
+
+/** An HttpAgent, or anything shaped like one: it fetches `url` through its public `fetch` field. */
+type FetchingAgent = AbstractAgent & { url: string; fetch: FetchFn }
+
+const isFetchingAgent = (agent: AbstractAgent): agent is FetchingAgent => {
+  const { url, fetch } = agent as { url?: unknown; fetch?: unknown }
+  return typeof url === 'string' && typeof fetch === 'function'
+}
+
 /**
  * Streams one run from the agent. Uses `agent.run(input)`, the plain event stream every
  * AbstractAgent implements, not `runAgent()`, whose apply pipeline clones state and messages per event.
+ * One call is one run: the stream is closed at its first RUN_FINISHED or RUN_ERROR, and whatever
+ * a server sends after that is never read.
  */
-export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers: RunHandlers): RunConnection {
+export function connectRun(
+  agent: AbstractAgent,
+  input: RunAgentInput,
+  handlers: RunHandlers,
+  options: ConnectOptions = {},
+): RunConnection {
   let open = true
+  let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
   // request still waiting for headers (unsubscribing alone only cancels the body reader).
   const controller = 'abortController' in agent ? new AbortController() : undefined
-  if (controller) (agent as AbstractAgent & { abortController: AbortController }).abortController = controller
-  let subscription: { unsubscribe(): void } | undefined
+
+  // Idle timeout: one timer per run, re-armed only when it fires early, so busy streams cost a clock read per chunk.
+  const { timeoutMs } = options
+  let lastActivity = performance.now()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const touch = () => {
+    lastActivity = performance.now()
+  }
+  const watch = (limit: number, delay: number) => {
+    timer = setTimeout(() => {
+      const idle = performance.now() - lastActivity
+      if (idle < limit) return watch(limit, limit - idle)
+      stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
+    }, delay)
+  }
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) watch(timeoutMs, timeoutMs)
+
+  function close() {
+    open = false
+    clearTimeout(timer)
+    subscription?.unsubscribe()
+    controller?.abort()
+  }
+
+  // Why the HTTP body stopped early, if it did: the stream itself then just ends. It matters only
+  // if the run has not ended by then: garbage after RUN_FINISHED is never the run's failure.
+  let bodyError: AgentStoreError | undefined
+  const onBodyError = (error: unknown) => {
+    bodyError ??= toStoreError(error)
+  }
+
+  function stop(error: AgentStoreError | undefined) {
+    if (!open) return
+    close()
+    handlers.end(error)
+  }
+
   try {
-    subscription = agent
-      .run(input)
+    const sse = { maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes, onActivity: touch, onError: onBodyError }
+    subscription = events(agent, input, sse, controller)
       .pipe(transformChunks(false), verifyEvents(false))
       .subscribe({
         next: (event) => {
-          if (open) handlers.event(event)
-        },
-        error: (error: unknown) => {
           if (!open) return
-          open = false
-          handlers.end(toStoreError(error))
+          touch()
+          handlers.event(event)
+          if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) stop(undefined)
         },
-        complete: () => {
-          if (!open) return
-          open = false
-          handlers.end(undefined)
-        },
+        error: (error: unknown) => stop(bodyError ?? toStoreError(error)),
+        complete: () => stop(bodyError),
       })
+    // The stream may have ended while subscribe() ran, before there was a subscription to release.
+    if (!open) subscription.unsubscribe()
   } catch (error) {
-    open = false
-    handlers.end(toStoreError(error))
+    stop(toStoreError(error))
   }
   return {
     cancel() {
-      if (!open) return
-      open = false
-      subscription?.unsubscribe()
-      controller?.abort()
+      if (open) close()
     },
+  }
+}
+
+/**
+ * `agent.run(input)`, with an HttpAgent's responses read through our SSE framing and its request
+ * tied to this run's controller. Both are swapped in only while run() executes: HttpAgent builds
+ * and starts its request synchronously there, so other runs on the same agent (another store, a
+ * direct call) never see this run's fetch wrapper or controller.
+ */
+function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined) {
+  const target = agent as AbstractAgent & { fetch?: FetchFn; abortController?: AbortController }
+  const { fetch, abortController } = target
+  if (controller) target.abortController = controller
+  if (isFetchingAgent(agent)) {
+    const original = agent.fetch
+    agent.fetch = wrapFetch((url, init) => original.call(agent, url, init), sse)
+  }
+  try {
+    return agent.run(input)
+  } finally {
+    if (controller) target.abortController = abortController
+    if (isFetchingAgent(agent)) target.fetch = fetch
   }
 }
 
@@ -69,6 +144,10 @@ export function toStoreError(error: unknown): AgentStoreError {
   if (error instanceof AGUIError) {
     // verifyEvents: the server broke the protocol's lifecycle order.
     return new AgentStoreError('INVALID_EVENT', message, { cause: error })
+  }
+  if (error instanceof SyntaxError) {
+    // A transport of another kind that parses JSON itself.
+    return new AgentStoreError('INVALID_EVENT', `The agent sent data that is not JSON: ${message}`, { cause: error })
   }
   return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { cause: error })
 }

@@ -21,6 +21,8 @@ import { acceptState, applyDelta, checkState, defaultLimits, toValidator, type S
 import { connectRun, type RunConnection } from './run'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Confirmation, Listener, RunOptions, StateUpdate } from './types'
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
 const noMessages: readonly Message[] = Object.freeze([])
 const noSteps: readonly string[] = Object.freeze([])
 const noPending: Pending = new Map()
@@ -118,7 +120,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
    * Derives `state`, `committed` and `predictions` from the model's parts and checks the result.
    * Throws (changing nothing) when the committed state fails the user's validator.
    */
-  function settle(next: Model<TState>, snapshot: AgentSnapshot<TState>, conflicts: AgentStoreError[] = []): Model<TState> {
+  function settle(next: Model<TState>, snapshot: AgentSnapshot<TState>, conflicts?: AgentStoreError[]): Model<TState> {
     let { server, edits } = next
     let view = server
     if (edits.length > 0 && server === model.server && edits === model.edits) view = model.snapshot.state
@@ -127,7 +129,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       const replayed = replayEdits(server, edits)
       view = replayed.state
       edits = replayed.kept
-      conflicts.push(...replayed.conflicts)
+      if (replayed.conflicts.length > 0) conflicts = [...(conflicts ?? []), ...replayed.conflicts]
     }
     const previous = model.snapshot
     const committed = deriveCommitted(view, next.pending, previous.committed)
@@ -135,9 +137,16 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     const predictions = derivePredictions(view, next.pending, previous.predictions)
     let result = snapshot
     if (view !== snapshot.state || committed !== snapshot.committed || predictions !== snapshot.predictions) {
-      result = { ...snapshot, state: view, committed, predictions }
+      if (snapshot === previous) result = { ...snapshot, state: view, committed, predictions }
+      else {
+        // Made by this event's reducer and not published yet: completed in place, not copied again.
+        const fresh = snapshot as Mutable<AgentSnapshot<TState>>
+        fresh.state = view
+        fresh.committed = committed
+        fresh.predictions = predictions
+      }
     }
-    if (conflicts.length > 0) {
+    if (conflicts && conflicts.length > 0) {
       for (const conflict of conflicts) report(conflict)
       result = { ...result, error: conflicts[conflicts.length - 1] }
     }
@@ -147,6 +156,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
   /** A key mapped in this run changed: it becomes a draft, its committed value held at the one before. */
   function markPending(pending: Pending, key: string, patch: Partial<PendingKey>): Pending {
     const existing = pending.get(key)
+    // Every chunk of a streaming call marks its key again: nothing new, nothing copied.
+    if (existing && unchanged(existing, patch)) return pending
     const entry: PendingKey = existing
       ? { ...existing, ...patch }
       : { baseline: valueAt(model.snapshot.committed, key), runId: run?.runId, toolCallId: undefined, tool: undefined, toolArgument: undefined, complete: false, ...patch }
@@ -157,7 +168,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
 
   /** Drafts the server changed on its own under a mapping (STATE_DELTA / STATE_SNAPSHOT). */
   function trackServerChanges(before: TState, after: TState, pending: Pending): Pending {
-    if (before === after || !run) return pending
+    if (before === after || !run || run.mappings.length === 0) return pending
     for (const key of mappedKeys(run)) {
       if (run.userKeys.has(key) || valueAt(before, key) === valueAt(after, key)) continue
       const writer = [...run.readers].reverse().find(([, entry]) => run!.mappings.some((m) => m.tool === entry.tool && m.stateKey === key))
@@ -182,7 +193,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       }
     }
     if (complete) run.readers.delete(toolCallId)
-    return { ...next, server, pending }
+    return server === next.server && pending === next.pending ? next : { ...next, server, pending }
   }
 
   /** Restores the baseline of the given draft keys: reject, cancel, a failed or aborted run. */
@@ -285,6 +296,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       fail(error instanceof AgentStoreError ? error : new AgentStoreError('INVALID_EVENT', messageOf(error), { cause: error }))
       return
     }
+    if (eventListeners.size === 0) return
     for (const listener of eventListeners) {
       try {
         listener(event, model.snapshot)
@@ -492,6 +504,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     },
   }
   return store
+}
+
+function unchanged(entry: PendingKey, patch: Partial<PendingKey>): boolean {
+  for (const field in patch) if (entry[field as keyof PendingKey] !== patch[field as keyof PendingKey]) return false
+  return true
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

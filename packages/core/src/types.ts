@@ -104,6 +104,8 @@ export interface AgentStoreLimits {
   maxOpsPerDelta: number
   /** Largest state, measured as UTF-16 code units of its JSON text (default 16 MiB). */
   maxStateBytes: number
+  /** Largest single event an HttpAgent may receive, as UTF-8 bytes of its SSE data (default 16 MiB). */
+  maxEventBytes: number
 }
 
 export interface AgentStoreOptions<TState> {

@@ -444,3 +444,22 @@ describe('recorded prediction traces', () => {
     expect(actual).toEqual(trace)
   })
 })
+
+describe('plain text inside a string (shown at once, handed to the tokenizer later)', () => {
+  const feed = (chunks: string[]) => {
+    const reader = createPartialJsonReader()
+    return chunks.map((chunk) => (reader.push(chunk), structuredClone(reader.value)))
+  }
+
+  it('grows the string chunk by chunk and ends equal to JSON.parse', () => {
+    const values = feed(['{"d":"ab', 'cd', 'ef', '"}'])
+    expect(values).toEqual([{ d: 'ab' }, { d: 'abcd' }, { d: 'abcdef' }, { d: 'abcdef' }])
+  })
+
+  it('waits for the pair of a high surrogate escape, and for a lone one, before plain text', () => {
+    expect(feed(['{"d":"x\\ud83d', '\\ude00', 'y"}']).at(-1)).toEqual({ d: 'x😀y' })
+    const lone = feed(['{"d":"\\ud800', '/', 'z"}'])
+    expect(lone.at(-1)).toEqual(JSON.parse('{"d":"\\ud800/z"}'))
+    for (const value of lone) expect(JSON.parse('"\\ud800/z"').startsWith((value as { d?: string }).d ?? '')).toBe(true)
+  })
+})

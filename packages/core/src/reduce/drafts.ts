@@ -1,5 +1,4 @@
 import type { PartialJsonReader } from '../partial-json'
-import { shallow } from '../shallow'
 import type { Prediction, PredictionMapping } from '../types'
 
 /** Marks a key that did not exist before its draft: discarding the draft removes it. */
@@ -68,8 +67,9 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
   }
   if (Object.hasOwn(state, key) && state[key] === value) return state
   const next = { ...state }
-  // defineProperty: a key such as "__proto__" must become data, never a prototype change.
-  Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
+  // A key "__proto__" must become data, never a prototype change (defineProperty is slower: only then).
+  if (key === '__proto__') Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
+  else next[key] = value
   return next as S
 }
 
@@ -82,9 +82,34 @@ export const valueAt = (state: unknown, key: string): unknown =>
  */
 export function deriveCommitted<S>(view: S, pending: Pending, previous: S): S {
   if (pending.size === 0 || !isObject(view)) return view
+  if (stillCommitted(view, pending, previous)) return previous
   let committed: S = view
   for (const [key, entry] of pending) committed = withKey(committed, key, entry.baseline)
-  return committed !== view && shallow(committed, previous) ? previous : committed
+  return committed
+}
+
+/** Whether `previous` is still view-with-baselines, checked without building anything (runs per token). */
+function stillCommitted(view: JsonObject, pending: Pending, previous: unknown): boolean {
+  if (!isObject(previous)) return false
+  let count = 0
+  for (const key in view) {
+    if (!Object.hasOwn(view, key)) continue
+    const entry = pending.get(key)
+    if (entry) {
+      if (entry.baseline === ABSENT) continue
+    } else if (previous[key] !== view[key] || !Object.hasOwn(previous, key)) return false
+    count++
+  }
+  for (const [key, entry] of pending) {
+    if (entry.baseline === ABSENT) {
+      if (Object.hasOwn(previous, key)) return false
+    } else {
+      if (!Object.hasOwn(previous, key) || previous[key] !== entry.baseline) return false
+      if (!Object.hasOwn(view, key)) count++
+    }
+  }
+  for (const key in previous) if (Object.hasOwn(previous, key)) count--
+  return count === 0
 }
 
 export function derivePredictions(view: unknown, pending: Pending, previous: readonly Prediction[]): readonly Prediction[] {

@@ -26,8 +26,8 @@ function findToolCall(messages: readonly Message[], toolCallId: string): { index
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!
     if (message.role !== 'assistant' || !message.toolCalls) continue
-    const call = message.toolCalls.findIndex((toolCall) => toolCall.id === toolCallId)
-    if (call !== -1) return { index: i, call }
+    const calls = message.toolCalls
+    for (let call = calls.length - 1; call >= 0; call--) if (calls[call]!.id === toolCallId) return { index: i, call }
   }
   return undefined
 }

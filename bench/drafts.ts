@@ -1,0 +1,115 @@
+// Issue 3's draft scenario: a 128k-character `document` argument streamed in 4-character
+// TOOL_CALL_ARGS chunks with a PredictState mapping, through the store, through the incremental
+// parser alone, and through @ag-ui/client 1.0's runAgent() (production mode) on the same events.
+
+import { EventType, type BaseEvent } from '@ag-ui/core'
+import { Tokenizer } from '@streamparser/json'
+import { createPartialJsonReader, selectArgument } from '../packages/core/src/partial-json'
+import {
+  assertProductionMode,
+  buildText,
+  clientRunAgent,
+  expectEqual,
+  storeApply,
+  STORE_TRIALS,
+  wire,
+  withLifecycle,
+} from './core-state'
+import { describeTiming, formatCount, formatRatio, formatTime, measureInterleaved, type MeasureOptions, type Row } from './harness'
+
+const SCENARIO = '4. Draft from streamed tool arguments'
+const CHUNK = 4
+const TOOL_CALL = 'call-write-1'
+
+function draftEvents(text: string) {
+  const args = JSON.stringify({ document: text })
+  const chunks: string[] = []
+  for (let i = 0; i < args.length; i += CHUNK) chunks.push(args.slice(i, i + CHUNK))
+  const events = wire([
+    { type: EventType.CUSTOM, name: 'PredictState', value: [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }] },
+    { type: EventType.TOOL_CALL_START, toolCallId: TOOL_CALL, toolCallName: 'write_document', parentMessageId: 'm1' },
+    ...chunks.map((delta) => ({ type: EventType.TOOL_CALL_ARGS, toolCallId: TOOL_CALL, delta })),
+    { type: EventType.TOOL_CALL_END, toolCallId: TOOL_CALL },
+  ]).events
+  return { text, chunks, events }
+}
+type Draft = ReturnType<typeof draftEvents>
+
+/** The store's whole path for the events: validation, messages, the draft, notifications. */
+const storeOf = (draft: Draft) =>
+  storeApply<{ document: string }>({ document: '' }, draft.events, (store) => {
+    const { state, committed } = store.getState()
+    expectEqual(state.document, draft.text, 'the draft holds the whole document')
+    expectEqual(committed.document, '', 'committed keeps the value from before the run')
+  })
+
+/** The store's reader (on @streamparser/json) alone, on the same chunks. */
+const readerOf = (draft: Draft): MeasureOptions<readonly string[]> => ({
+  setup: () => draft.chunks,
+  run: (chunks) => {
+    const reader = createPartialJsonReader()
+    for (const chunk of chunks) reader.push(chunk)
+    return selectArgument(reader.value, 'document')
+  },
+  check: (_chunks, value) => expectEqual(value, draft.text, 'the reader alone reads the document'),
+})
+
+/** @streamparser/json's tokenizer alone, with partial tokens, as the store configures it: the floor of any incremental reading. */
+const tokenizerOf = (draft: Draft): MeasureOptions<readonly string[]> => ({
+  setup: () => draft.chunks,
+  run: (chunks) => {
+    const tokenizer = new Tokenizer({ emitPartialTokens: true, stringBufferSize: 4096 })
+    let tokens = 0
+    tokenizer.onToken = () => {
+      tokens++
+    }
+    for (const chunk of chunks) tokenizer.write(chunk)
+    return tokens
+  },
+})
+
+export async function benchDrafts(): Promise<Row[]> {
+  assertProductionMode()
+  const full = buildText(128 * 1024, 7)
+  const medium = draftEvents(full.slice(0, 32 * 1024))
+  const large = draftEvents(full)
+  const [store32, store128, reader128, tokenizer128] = await measureInterleaved(
+    [storeOf(medium), storeOf(large), readerOf(large), tokenizerOf(large)],
+    STORE_TRIALS,
+  )
+  // runAgent clones the message list, arguments included, on every event: measured once per size.
+  const client = (draft: Draft) =>
+    clientRunAgent({ document: '' }, withLifecycle(draft.events as BaseEvent[]), (agent) => {
+      const call = agent.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []))[0]
+      expectEqual(call?.function.arguments, JSON.stringify({ document: draft.text }), '@ag-ui/client holds the arguments')
+    })
+  const [client32, client128] = await measureInterleaved([client(medium), client(large)], { warmup: 0, trials: 1 })
+
+  const overReader = store128.median / reader128.median
+  const overTokenizer = store128.median / tokenizer128.median
+  const growth = store128.median / store32.median
+  const speedUp = client128.median / store128.median
+  return [
+    {
+      name: 'events',
+      value: `${formatCount(large.events.length)} (128k)`,
+      note: `PredictState, TOOL_CALL_START, ${CHUNK}-character TOOL_CALL_ARGS chunks of {"document": …}, TOOL_CALL_END; prose with paragraphs and quotes, so the JSON has escapes cut mid-way`,
+    },
+    { name: 'store.apply 32k', value: formatTime(store32.median), note: describeTiming(store32) },
+    { name: 'store.apply 128k', value: formatTime(store128.median), note: `${describeTiming(store128)}; ${formatTime(store128.median / large.events.length)} per event` },
+    { name: 'store.apply 128k / 32k', value: formatRatio(growth), target: '≤ 5× (linear: 4×)', pass: growth <= 5 },
+    { name: 'the store’s partial-JSON reader alone, 128k', value: formatTime(reader128.median), note: describeTiming(reader128) },
+    { name: '@streamparser/json tokenizer alone, 128k', value: formatTime(tokenizer128.median), note: describeTiming(tokenizer128) },
+    {
+      name: 'store.apply / @streamparser/json alone',
+      value: formatRatio(overTokenizer),
+      target: '≤ 2.5×',
+      pass: overTokenizer <= 2.5,
+      note: 'the whole store (schema checks, message, draft, notifications) against the library parser on the same chunks',
+    },
+    { name: 'store.apply / the store’s reader alone', value: formatRatio(overReader), note: 'the reader adds the partial value, escapes held back, structural sharing' },
+    { name: '@ag-ui/client runAgent 32k', value: formatTime(client32.median), note: 'one trial: it clones every message, arguments included, on every event' },
+    { name: '@ag-ui/client runAgent 128k', value: formatTime(client128.median), note: 'one trial; and it never shows this draft: its ESM build reports partialToolCallArgs as {}' },
+    { name: 'speed-up at 128k: @ag-ui/client / store.apply', value: formatRatio(speedUp), target: '≥ 50×', pass: speedUp >= 50 },
+  ].map((row) => ({ scenario: SCENARIO, ...row }))
+}

@@ -1,0 +1,284 @@
+// The byte stream between HttpAgent's fetch and @ag-ui/client's SSE parser. That parser (1.0.0)
+// splits events on "\n\n" only, so CRLF (sse-starlette's default) and CR streams never parse; it also
+// dispatches an event cut off by the end of the stream. This layer reads the body as the HTML
+// Standard's event-stream grammar, checks each event's size and shape, and hands the parser one
+// canonical `data:` frame per event, which it cannot misread.
+import { AgentStoreError } from './errors'
+
+/** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
+const PROTO_MEDIA_TYPE = 'application/vnd.ag-ui.event+proto'
+/** An error body is only read for its status: a hostile one cannot make the client read forever. */
+const ERROR_BODY_LIMIT = 64 * 1024
+
+const LF = 0x0a
+const CR = 0x0d
+const COLON = 0x3a
+const SPACE = 0x20
+const DATA = [0x64, 0x61, 0x74, 0x61] // "data"
+const DATA_PREFIX = new Uint8Array([...DATA, COLON, SPACE])
+/** Room for the field name of a line still arriving, before its bytes count against the event's size. */
+const FIELD_ROOM = DATA_PREFIX.length
+
+export type FetchFn = (url: string, init: RequestInit) => Promise<Response>
+
+export interface SseOptions {
+  /** Largest event, counted as the UTF-8 bytes of its data (the JSON text). */
+  maxEventBytes: number
+  /** Called whenever bytes arrive, so an idle timeout can tell a slow stream from a dead one. */
+  onActivity?: () => void
+  /**
+   * Why the body stopped early: an event over the limit, data that is not an event, or the
+   * network. The body itself then just ends: @ag-ui/client cancels an errored body in a way that
+   * rethrows the error as an unhandled rejection, so errors travel this way instead.
+   */
+  onError(error: unknown): void
+}
+
+/** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped. */
+export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
+  return async (url, init) => {
+    const response = await fetch(url, init)
+    options.onActivity?.()
+    const { body } = response
+    if (!body) return response
+    let wrapped: ReadableStream<Uint8Array>
+    if (!response.ok) wrapped = capBytes(body, ERROR_BODY_LIMIT)
+    else if (response.headers.get('content-type') === PROTO_MEDIA_TYPE) wrapped = tap(body, options.onActivity)
+    else wrapped = frameSse(body, options)
+    return new Response(wrapped, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}
+
+/**
+ * Re-frames an SSE body: any line ending (LF, CRLF, CR, even split across chunks), comments,
+ * `id:`/`event:`/`retry:` fields and a leading BOM are read as the standard says; each complete
+ * event comes out as `data: …\n\n`. An event over `maxEventBytes` (reported as soon as it is
+ * known to be, without reading the rest: LIMIT_EXCEEDED), data that is not a JSON object with a
+ * string `type` (INVALID_EVENT) and network errors stop the body: `onError` hears why, and the
+ * events before the bad one are still delivered. An event cut off by the end of the stream is dropped.
+ */
+export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions): ReadableStream<Uint8Array> {
+  const reader = source.getReader()
+  const framer = new SseFramer(options.maxEventBytes)
+  let stopped = false
+  let cancelled = false
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Read until there is a whole event to hand on: a chunk may hold only part of one.
+        for (;;) {
+          if (stopped) return controller.close()
+          let result: ReadableStreamReadResult<Uint8Array>
+          try {
+            result = await reader.read()
+          } catch (error) {
+            if (cancelled) return
+            options.onError(error)
+            return controller.close()
+          }
+          if (cancelled) return
+          if (result.done) return controller.close()
+          options.onActivity?.()
+          const { output, error } = framer.push(result.value)
+          if (error) {
+            // Stop downloading now; the events before it go out first, the end of the body after them.
+            options.onError(error)
+            stopped = true
+            reader.cancel().catch(() => {})
+          }
+          if (output) return controller.enqueue(output)
+        }
+      },
+      cancel(reason) {
+        cancelled = true
+        // @ag-ui/client rethrows a failed cancel() outside any promise chain: never let it fail.
+        return reader.cancel(reason).catch(() => {})
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/** Incremental event-stream parser over bytes. CR and LF never occur inside a UTF-8 sequence, so lines split safely before decoding. */
+export class SseFramer {
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  /** The line still arriving, in pieces. */
+  private line: Uint8Array[] = []
+  private lineBytes = 0
+  /** The data lines of the event being read, and its size so far (values plus the LFs joining them). */
+  private data: Uint8Array[] = []
+  private dataBytes = -1
+  /** The last chunk ended with CR: a LF opening the next one belongs to the same line ending. */
+  private afterCR = false
+  private firstLine = true
+  private out: Uint8Array[] = []
+  private outBytes = 0
+
+  constructor(private readonly maxEventBytes: number) {}
+
+  /** Frames for the complete events in `chunk`, and the error that stopped it, if any. */
+  push(chunk: Uint8Array): { output: Uint8Array | undefined; error: AgentStoreError | undefined } {
+    let error: AgentStoreError | undefined
+    try {
+      this.scan(chunk)
+    } catch (thrown) {
+      if (!(thrown instanceof AgentStoreError)) throw thrown
+      error = thrown
+    }
+    return { output: this.flush(), error }
+  }
+
+  private scan(chunk: Uint8Array) {
+    let start = 0
+    if (this.afterCR && chunk.length > 0) {
+      this.afterCR = false
+      if (chunk[0] === LF) start = 1
+    }
+    // Next CR and LF, each searched again only once passed: a chunk without CR is not rescanned per line.
+    let cr = -2
+    let lf = -2
+    while (start < chunk.length) {
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start)
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(LF, start)
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf)
+      if (end === -1) {
+        this.line.push(chunk.subarray(start))
+        this.lineBytes += chunk.length - start
+        // Not a whole line yet; even read as data it would already be too large.
+        if (this.dataSize() + this.lineBytes - FIELD_ROOM > this.maxEventBytes) this.tooLarge()
+        return
+      }
+      this.endLine(chunk.subarray(start, end))
+      if (chunk[end] === CR && end + 1 === chunk.length) {
+        this.afterCR = true
+        return
+      }
+      start = chunk[end] === CR && chunk[end + 1] === LF ? end + 2 : end + 1
+    }
+  }
+
+  private endLine(tail: Uint8Array) {
+    let line = tail
+    if (this.line.length > 0) {
+      this.line.push(tail)
+      line = concat(this.line, this.lineBytes + tail.length)
+      this.line = []
+      this.lineBytes = 0
+    }
+    if (this.firstLine) {
+      this.firstLine = false
+      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3)
+    }
+    if (line.length === 0) return this.dispatch()
+    if (line[0] === COLON) return // a comment, such as a keep-alive
+    const colon = line.indexOf(COLON)
+    const nameEnd = colon === -1 ? line.length : colon
+    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // id, event, retry and unknown fields
+    let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1)
+    if (value[0] === SPACE) value = value.subarray(1)
+    this.data.push(value)
+    this.dataBytes += value.length + 1
+    if (this.dataBytes > this.maxEventBytes) this.tooLarge()
+  }
+
+  private dataSize() {
+    return Math.max(0, this.dataBytes)
+  }
+
+  private dispatch() {
+    const lines = this.data
+    this.data = []
+    this.dataBytes = -1
+    // No data, or one empty data line: the standard dispatches nothing.
+    if (lines.length === 0 || (lines.length === 1 && lines[0]!.length === 0)) return
+    const text = lines.length === 1 ? this.decoder.decode(lines[0]) : lines.map((l) => this.decoder.decode(l)).join('\n')
+    let event: unknown
+    try {
+      event = JSON.parse(text)
+    } catch {
+      throw new AgentStoreError('INVALID_EVENT', 'The agent sent an event whose data is not JSON')
+    }
+    const type = typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as { type?: unknown }).type : undefined
+    if (typeof type !== 'string' || type === '') {
+      throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
+    }
+    // The original bytes, one data line each: the parser joins them with "\n" again.
+    for (const value of lines) this.emit(DATA_PREFIX, value, NEWLINE)
+    this.emit(NEWLINE)
+  }
+
+  private tooLarge(): never {
+    throw new AgentStoreError('LIMIT_EXCEEDED', `An event from the agent is larger than maxEventBytes (${this.maxEventBytes} bytes)`, {
+      limit: 'maxEventBytes',
+    })
+  }
+
+  private emit(...parts: Uint8Array[]) {
+    for (const part of parts) {
+      this.out.push(part)
+      this.outBytes += part.length
+    }
+  }
+
+  private flush(): Uint8Array | undefined {
+    if (this.outBytes === 0) return undefined
+    const output = concat(this.out, this.outBytes)
+    this.out = []
+    this.outBytes = 0
+    return output
+  }
+}
+
+const NEWLINE = new Uint8Array([LF])
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!
+  const joined = new Uint8Array(length)
+  let offset = 0
+  for (const part of parts) {
+    joined.set(part, offset)
+    offset += part.length
+  }
+  return joined
+}
+
+/** Passes at most `limit` bytes, then ends the stream and cancels the source. */
+function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  const reader = source.getReader()
+  let seen = 0
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let result: ReadableStreamReadResult<Uint8Array>
+        try {
+          result = await reader.read()
+        } catch {
+          // What arrived is enough: the status is what the error reports.
+          return controller.close()
+        }
+        if (result.done) return controller.close()
+        const room = limit - seen
+        seen += result.value.length
+        if (result.value.length < room) return controller.enqueue(result.value)
+        controller.enqueue(result.value.subarray(0, room))
+        controller.close()
+        reader.cancel().catch(() => {})
+      },
+      cancel: (reason) => reader.cancel(reason).catch(() => {}),
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/** Passes the body through, reporting activity. */
+function tap(source: ReadableStream<Uint8Array>, onActivity: (() => void) | undefined): ReadableStream<Uint8Array> {
+  if (!onActivity) return source
+  return source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        onActivity()
+        controller.enqueue(chunk)
+      },
+    }),
+  )
+}
