@@ -188,7 +188,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       if (mapping.tool !== entry.tool || run.userKeys.has(mapping.stateKey)) continue
       const value = selectArgument(entry.reader.value, mapping.toolArgument)
       if (changed && value !== undefined) server = withKey(server, mapping.stateKey, value)
-      if ((changed && value !== undefined) || (complete && pending.get(mapping.stateKey)?.toolCallId === toolCallId)) {
+      const held = pending.get(mapping.stateKey)
+      const written = changed && value !== undefined
+      // Most chunks change only the value: the pending entry stays as it is.
+      const same = held && held.toolCallId === toolCallId && held.complete === complete && held.toolArgument === mapping.toolArgument
+      if (!same && (written || (complete && held?.toolCallId === toolCallId))) {
         pending = markPending(pending, mapping.stateKey, { toolCallId, tool: entry.tool, toolArgument: mapping.toolArgument, complete })
       }
     }

@@ -117,12 +117,12 @@ export function derivePredictions(view: unknown, pending: Pending, previous: rea
   const predictions: Prediction[] = []
   let same = previous.length === pending.size
   let i = 0
-  for (const [stateKey, entry] of pending) {
+  pending.forEach((entry, stateKey) => {
     const value = valueAt(view, stateKey)
     const old = previous[i++]
     if (old && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete) {
       predictions.push(old)
-      continue
+      return
     }
     same = false
     predictions.push({
@@ -132,6 +132,6 @@ export function derivePredictions(view: unknown, pending: Pending, previous: rea
       value: value === ABSENT ? undefined : value,
       complete: entry.complete,
     })
-  }
+  })
   return same ? previous : predictions
 }
