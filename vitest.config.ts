@@ -24,26 +24,31 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
+        extends: true,
         resolve: { alias },
         test: { name: 'core', root: './packages/core', environment: 'node', include: ['test/**/*.test.ts'] },
       },
       {
+        extends: true,
         plugins: [react()],
         resolve: { alias },
         test: { name: 'react', root: './packages/react', environment: 'jsdom', include: ['test/**/*.test.{ts,tsx}'] },
       },
       {
+        extends: true,
         plugins: [vue()],
         resolve: { alias },
         test: { name: 'vue', root: './packages/vue', environment: 'jsdom', include: ['test/**/*.test.ts'] },
       },
       {
-        plugins: [svelte()],
+        extends: true,
+        plugins: [svelte({ configFile: false })],
         resolve: { alias, conditions: ['browser'] },
         test: { name: 'svelte', root: './packages/svelte', environment: 'jsdom', include: ['test/**/*.test.ts'] },
       },
       {
-        plugins: [react(), vue(), svelte()],
+        extends: true,
+        plugins: [react(), vue(), svelte({ configFile: false })],
         resolve: { alias, conditions: ['browser'] },
         test: { name: 'integration', root: './test', environment: 'node', include: ['**/*.test.{ts,tsx}'] },
       },

@@ -1,0 +1,65 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useAgentStore } from '@agent-state/react'
+import { chatItems } from '../shared/view'
+import { store } from './store'
+
+const suggestions = ['Spaghetti carbonara, please', 'Make it vegetarian', 'Make it spicy', 'I need something quicker']
+
+export function Chat() {
+  const messages = useAgentStore(store, (s) => s.messages)
+  const busy = useAgentStore(store, (s) => s.status === 'running' || s.status === 'interrupted')
+  const error = useAgentStore(store, (s) => s.error)
+  const [text, setText] = useState('')
+  const items = useMemo(() => chatItems(messages), [messages])
+  const list = useRef<HTMLOListElement>(null)
+  useEffect(() => {
+    list.current?.scrollTo({ top: list.current.scrollHeight })
+  }, [items])
+
+  function send(message: string) {
+    if (busy || !message.trim()) return
+    setText('')
+    void store.run({ message: message.trim() })
+  }
+
+  return (
+    <aside className="panel chat">
+      <div className="panel-head">
+        <strong>Chat</strong>
+      </div>
+      <ol className="messages" ref={list}>
+        {items.length === 0 && <li className="empty">Ask for a dish, then change anything on the card, even while the agent is still writing it.</li>}
+        {items.map((item) => (
+          <li key={item.id} className={`message ${item.role}`}>
+            {item.text}
+            {item.toolCalls.map((name, i) => (
+              <span key={i} className="tool-call">
+                {name}
+              </span>
+            ))}
+          </li>
+        ))}
+      </ol>
+      {error && <p className="error-banner">{error.message}</p>}
+      <div className="suggestions">
+        {suggestions.map((suggestion) => (
+          <button key={suggestion} disabled={busy} onClick={() => send(suggestion)}>
+            {suggestion}
+          </button>
+        ))}
+      </div>
+      <form
+        className="composer"
+        onSubmit={(event) => {
+          event.preventDefault()
+          send(text)
+        }}
+      >
+        <input aria-label="Message" placeholder="Ask for a recipe…" value={text} onChange={(event) => setText(event.target.value)} />
+        <button className="button primary" disabled={busy || !text.trim()}>
+          Send
+        </button>
+      </form>
+    </aside>
+  )
+}

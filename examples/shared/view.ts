@@ -1,0 +1,70 @@
+// Presentation helpers shared by the three examples: plain functions of the snapshot, no framework.
+import type { Message } from '@ag-ui/core'
+import type { AgentSnapshot } from '@agent-state/core'
+
+export interface ChatItem {
+  id: string
+  role: 'user' | 'assistant' | 'tool'
+  text: string
+  /** Names of the tools an assistant message called. */
+  toolCalls: string[]
+}
+
+/** The conversation as chat bubbles: text and tool calls; system and empty messages left out. */
+export function chatItems(messages: readonly Message[]): ChatItem[] {
+  const items: ChatItem[] = []
+  for (const message of messages) {
+    if (message.role === 'user') {
+      items.push({ id: message.id, role: 'user', text: textOf(message.content), toolCalls: [] })
+    } else if (message.role === 'assistant') {
+      const toolCalls = (message.toolCalls ?? []).map((call) => call.function.name)
+      const text = textOf(message.content)
+      if (text || toolCalls.length) items.push({ id: message.id, role: 'assistant', text, toolCalls })
+    } else if (message.role === 'tool') {
+      items.push({ id: message.id, role: 'tool', text: describeToolResult(textOf(message.content)), toolCalls: [] })
+    }
+  }
+  return items
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : '')).join('')
+}
+
+function describeToolResult(content: string): string {
+  try {
+    const parsed = JSON.parse(content) as { accepted?: unknown }
+    if (typeof parsed.accepted === 'boolean') return parsed.accepted ? '↳ you approved' : '↳ you rejected'
+  } catch {
+    // Not JSON: a plain result.
+  }
+  return `↳ ${content}`
+}
+
+export interface StatusView {
+  kind: 'idle' | 'live' | 'waiting' | 'error'
+  label: string
+  /** The graph node or step in progress, if the server reports steps. */
+  step: string | undefined
+}
+
+export function statusView(snapshot: Pick<AgentSnapshot, 'status' | 'steps'>): StatusView {
+  const step = snapshot.steps[snapshot.steps.length - 1]
+  switch (snapshot.status) {
+    case 'running':
+      return { kind: 'live', label: 'LIVE', step }
+    case 'interrupted':
+      return { kind: 'waiting', label: 'Waiting for your approval', step: undefined }
+    case 'error':
+      return { kind: 'error', label: 'Error', step: undefined }
+    default:
+      return { kind: 'idle', label: 'Idle', step: undefined }
+  }
+}
+
+/** The endpoint of an example's agent: VITE_AGENT_URL when set at build time, else this server's /agents/<name>. */
+export function agentUrl(name: string): string {
+  return import.meta.env.VITE_AGENT_URL || `/agents/${name}`
+}

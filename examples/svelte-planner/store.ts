@@ -1,0 +1,25 @@
+import { HttpAgent } from '@ag-ui/client'
+import { createAgentStore } from '@agent-state/svelte'
+import { agentUrl } from '../shared/view'
+
+export interface Step {
+  description: string
+  /** Absent while the step is still being streamed. */
+  status?: 'enabled' | 'disabled' | 'executing' | 'completed'
+}
+
+export interface PlannerState {
+  steps: Step[]
+}
+
+export const store = createAgentStore<PlannerState>({
+  agent: new HttpAgent({ url: agentUrl('planner') }),
+  initialState: { steps: [] },
+})
+
+export const statusLabels: Record<string, string> = {
+  enabled: 'To do',
+  disabled: 'Skipped',
+  executing: 'Running…',
+  completed: 'Done',
+}

@@ -1,0 +1,30 @@
+// One Vite app with four pages: the index and the three examples. `npm start` (start.ts) serves it in
+// dev mode with the agents mounted at /agents/<name>; the browser tests build it.
+import { fileURLToPath } from 'node:url'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+import react from '@vitejs/plugin-react'
+import vue from '@vitejs/plugin-vue'
+import { defaultClientConditions, defineConfig } from 'vite'
+
+const page = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+export default defineConfig({
+  root: page('.'),
+  plugins: [react(), vue(), svelte({ configFile: false })],
+  // The workspace packages export their TypeScript sources under "source": no build step needed.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  build: {
+    outDir: page('./dist'),
+    emptyOutDir: true,
+    rolldownOptions: {
+      input: {
+        index: page('./index.html'),
+        recipe: page('./react-recipe/index.html'),
+        writer: page('./vue-writer/index.html'),
+        planner: page('./svelte-planner/index.html'),
+      },
+    },
+  },
+})

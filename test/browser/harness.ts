@@ -1,0 +1,103 @@
+// Builds the example apps, serves them with the scripted agents, and drives Debian's Chromium.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+export const screenshotsDir = join(root, 'test-results', 'screenshots')
+
+/**
+ * A production build of the examples, in a child process: under vitest NODE_ENV is "test", and a
+ * build in this process would bundle the development builds of React and Vue.
+ */
+export async function buildExamples(): Promise<string> {
+  const outDir = join(root, 'test-results', 'examples-build')
+  await promisify(execFile)(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'examples/vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 90_000 },
+  )
+  return outDir
+}
+
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+export interface Browser {
+  /** A new tab that fails the test on any page error or console error. */
+  newPage(): Promise<{ page: Page; errors: string[] }>
+  close(): Promise<void>
+}
+
+/** Chromium with a fresh profile in a temporary directory, removed on close. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`)
+  const profile = await mkdtemp(join(tmpdir(), 'agent-state-chromium-'))
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: chromiumFlags,
+    viewport: { width: 1280, height: 820 },
+    timeout: 30_000,
+  })
+  await mkdir(screenshotsDir, { recursive: true })
+  return {
+    async newPage() {
+      const page = await context.newPage()
+      page.setDefaultTimeout(10_000)
+      const errors: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text())
+      })
+      return { page, errors }
+    },
+    async close() {
+      await context.close()
+      await rm(profile, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Records, in the page, every distinct value `read()` returns as the DOM changes: a MutationObserver
+ * sees each render, where polling from the test would miss the short-lived ones.
+ */
+export async function recordInPage(page: Page, name: string, read: () => unknown): Promise<void> {
+  await page.evaluate(
+    ({ name, source }) => {
+      const reader = new Function(`return (${source})()`) as () => unknown
+      const seen: unknown[] = []
+      ;(window as unknown as Record<string, unknown[]>)[name] = seen
+      const sample = () => {
+        const value = reader()
+        if (JSON.stringify(value) !== JSON.stringify(seen[seen.length - 1])) seen.push(value)
+      }
+      sample()
+      new MutationObserver(sample).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+    },
+    { name, source: read.toString() },
+  )
+}
+
+export function recorded<T>(page: Page, name: string): Promise<T[]> {
+  return page.evaluate((key) => (window as unknown as Record<string, T[]>)[key]!, name)
+}
+
+/** Waits until the run in the page has ended: the status is no longer LIVE. */
+export async function waitForStatus(page: Page, label: string): Promise<void> {
+  await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.trim().startsWith(text), label)
+}
