@@ -21,6 +21,8 @@ export interface PartialJsonReader {
   readonly done: boolean
   /** Set when the input is not valid JSON; the reader then stops changing. */
   readonly error: Error | undefined
+  /** The deepest nesting of containers read so far (a string or number at the top: 0). */
+  readonly depth: number
 }
 
 type JsonObject = Record<string, unknown>
@@ -85,6 +87,7 @@ class Reader implements PartialJsonReader {
   /** False while the tokenizer holds back a surrogate half waiting for its pair: then it must see every chunk. */
   private canDefer = true
   private failure: Error | undefined = undefined
+  private deepest = 0
 
   constructor() {
     // Validate each token before it touches the value, so the builder below only sees valid JSON.
@@ -113,6 +116,10 @@ class Reader implements PartialJsonReader {
 
   get error(): Error | undefined {
     return this.failure
+  }
+
+  get depth(): number {
+    return this.deepest
   }
 
   push(chunk: string): boolean {
@@ -217,6 +224,7 @@ class Reader implements PartialJsonReader {
       this.dirty = true
     }
     this.frames.push({ container, owned: true, slot, key: undefined })
+    if (this.frames.length > this.deepest) this.deepest = this.frames.length
   }
 
   private set(value: unknown, partial: boolean): void {

@@ -81,17 +81,31 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
 
   // Not zustand's setState: its notification loop stops at the first listener that throws.
+  let notifying = false
   function commit(next: Model<TState>) {
     const previous = model.snapshot
     model = next
-    if (next.snapshot === previous) return
-    // A live Set iteration: a listener removed by an earlier one in this round is not called.
-    for (const listener of listeners) {
-      try {
-        listener(next.snapshot, previous)
-      } catch (error) {
-        report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error }))
+    if (next.snapshot === previous || notifying) return
+    // A commit made by a listener is published after this round, so every listener sees the
+    // snapshots in order and ends on the latest one.
+    notifying = true
+    try {
+      for (let from = previous; from !== model.snapshot; ) {
+        const to = model.snapshot
+        // This round's listeners: one subscribed during it waits for the next change; one removed
+        // during it is not called.
+        for (const listener of [...listeners]) {
+          if (!listeners.has(listener)) continue
+          try {
+            listener(to, from)
+          } catch (error) {
+            report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error }))
+          }
+        }
+        from = to
       }
+    } finally {
+      notifying = false
     }
   }
 
@@ -184,6 +198,16 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     const changed = delta === undefined ? entry.reader.end() : entry.reader.push(delta)
     const complete = delta === undefined
     let { server, pending } = next
+    if (delta !== undefined) entry.length += delta.length
+    // The draft's depth and size, bounded without walking it: the reader knows how deep it went,
+    // and a partial value is never larger than the argument text it came from.
+    const { maxDepth, maxStateBytes } = rules.limits
+    if (entry.reader.depth + 1 > maxDepth || entry.length > maxStateBytes) {
+      run.readers.delete(toolCallId)
+      const limit = entry.length > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
+      report(new AgentStoreError('LIMIT_EXCEEDED', `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`, { limit }))
+      return next
+    }
     for (const mapping of run.mappings) {
       if (mapping.tool !== entry.tool || run.userKeys.has(mapping.stateKey)) continue
       const value = selectArgument(entry.reader.value, mapping.toolArgument)
@@ -280,7 +304,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
         case EventType.TOOL_CALL_START: {
           const { toolCallId, toolCallName } = event
           if (run?.mappings.some((mapping) => mapping.tool === toolCallName)) {
-            run.readers.set(toolCallId, { tool: toolCallName, reader: createPartialJsonReader() })
+            run.readers.set(toolCallId, { tool: toolCallName, reader: createPartialJsonReader(), length: 0 })
           }
           break
         }
@@ -296,6 +320,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
           break
       }
       commit(settle(next, snapshot))
+      if (event.type === EventType.RUN_ERROR && model.snapshot.error) report(model.snapshot.error)
     } catch (error) {
       fail(error instanceof AgentStoreError ? error : new AgentStoreError('INVALID_EVENT', messageOf(error), { cause: error }))
       return
@@ -364,7 +389,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
           receive(event)
         },
         end: (error) => endRun(stream, error),
-      })
+      }, { maxEventBytes: rules.limits.maxEventBytes, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs })
     })
   }
 

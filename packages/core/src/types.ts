@@ -124,6 +124,8 @@ export interface AgentStoreOptions<TState> {
   confirmTools?: readonly string[]
   /** Keep drafts when a run fails or is aborted instead of restoring the committed value (default false). */
   keepDraftsOnError?: boolean
+  /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */
+  timeoutMs?: number
 }
 
 export interface RunOptions {
@@ -134,6 +136,8 @@ export interface RunOptions {
   tools?: Tool[]
   context?: Context[]
   forwardedProps?: unknown
+  /** This run's idle timeout, overriding the store's `timeoutMs`. */
+  timeoutMs?: number
 }
 
 export type StateUpdate<TState> = TState | ((previous: TState) => TState)

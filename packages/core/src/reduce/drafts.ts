@@ -28,8 +28,8 @@ export interface RunContext {
   onInterrupts: unknown[]
   /** Keys the user edited during this run: the user wins, so they are no longer drafted. */
   userKeys: Set<string>
-  /** One incremental parser per streaming tool call that has a mapping. */
-  readers: Map<string, { tool: string; reader: PartialJsonReader }>
+  /** One incremental parser per streaming tool call that has a mapping; `length` counts its argument text. */
+  readers: Map<string, { tool: string; reader: PartialJsonReader; length: number }>
 }
 
 type JsonObject = Record<string, unknown>
@@ -43,6 +43,8 @@ export function parsePredictState(value: unknown): PredictionMapping[] {
   const mappings: PredictionMapping[] = []
   for (const entry of value) {
     if (!isObject(entry) || typeof entry.state_key !== 'string' || typeof entry.tool !== 'string') continue
+    // A state never holds an own "__proto__" key (measureJson refuses it), so no draft may write one.
+    if (entry.state_key === '__proto__') continue
     const argument = entry.tool_argument
     mappings.push({
       stateKey: entry.state_key,
@@ -66,7 +68,7 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
     return rest as S
   }
   if (Object.hasOwn(state, key) && state[key] === value) return state
-  const next = { ...state }
+  const next: JsonObject = { ...state }
   // A key "__proto__" must become data, never a prototype change (defineProperty is slower: only then).
   if (key === '__proto__') Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
   else next[key] = value
