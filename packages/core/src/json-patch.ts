@@ -165,6 +165,8 @@ class Patcher {
   }
 
   private checkInsert(value: unknown, pathDepth: number, maxSize: number | undefined): void {
+    // The common case, a string, needs no walk (this runs for every op of every delta).
+    if (typeof value === 'string' && pathDepth <= this.maxDepth && (maxSize === undefined || value.length + 2 <= maxSize)) return
     const measure = measureJson(value, this.maxDepth - pathDepth, maxSize)
     if (measure.ok) return
     if (measure.kind === 'depth') reject(`value would be deeper than ${this.maxDepth}`, 'maxDepth')

@@ -77,7 +77,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
   let active: ActiveRun | undefined
   /** Answers given so far; the resumed run sends them together once the last confirmation is answered. */
   let answers: WireAnswer[] = []
-  const listeners = new Set<Listener<TState>>()
+  // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
+  let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
 
   // Not zustand's setState: its notification loop stops at the first listener that throws.
@@ -92,12 +93,12 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     try {
       for (let from = previous; from !== model.snapshot; ) {
         const to = model.snapshot
-        // This round's listeners: one subscribed during it waits for the next change; one removed
-        // during it is not called.
-        for (const listener of [...listeners]) {
-          if (!listeners.has(listener)) continue
+        // This round's listeners: one subscribed during it waits for the next change (subscribing
+        // replaces the array); one removed during it is not called.
+        for (const entry of listeners) {
+          if (!entry.active) continue
           try {
-            listener(to, from)
+            entry.listener(to, from)
           } catch (error) {
             report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error }))
           }
@@ -461,9 +462,12 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     getState: () => model.snapshot,
     getInitialState: () => initial,
     subscribe(listener) {
-      listeners.add(listener)
+      const entry = { listener, active: true }
+      listeners = [...listeners, entry]
       return () => {
-        listeners.delete(listener)
+        if (!entry.active) return
+        entry.active = false
+        listeners = listeners.filter((other) => other !== entry)
       }
     },
     onEvent(listener) {

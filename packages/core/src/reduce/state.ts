@@ -22,6 +22,7 @@ export interface StateRules<S> {
 const sizeOf = new WeakMap<object, number>()
 
 function knownSize(value: unknown, maxDepth: number): number {
+  if (typeof value === 'string') return value.length + 2
   if (typeof value === 'object' && value !== null) {
     const cached = sizeOf.get(value)
     if (cached !== undefined) return cached
