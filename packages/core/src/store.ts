@@ -2,6 +2,7 @@ import { EventType, type BaseEvent, type Event, type Message, type ResumeEntry, 
 import { diffState, replayEdits, type EditOperation } from './edits'
 import { AgentStoreError } from './errors'
 import { createId } from './ids'
+import { copySnapshot, type Mutable } from './snapshot'
 import { createPartialJsonReader, selectArgument } from './partial-json'
 import { checkEvent, reduceEvent } from './reduce'
 import { collectConfirmations, parseOnInterrupt, toWire, type Answer, type WireAnswer } from './reduce/confirmations'
@@ -20,8 +21,6 @@ import {
 import { acceptState, applyDelta, checkState, defaultLimits, toValidator, type StateRules } from './reduce/state'
 import { connectRun, type RunConnection } from './run'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Confirmation, Listener, RunOptions, StateUpdate } from './types'
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 const noMessages: readonly Message[] = Object.freeze([])
 const noSteps: readonly string[] = Object.freeze([])
@@ -152,14 +151,12 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     const predictions = derivePredictions(view, next.pending, previous.predictions)
     let result = snapshot
     if (view !== snapshot.state || committed !== snapshot.committed || predictions !== snapshot.predictions) {
-      if (snapshot === previous) result = { ...snapshot, state: view, committed, predictions }
-      else {
-        // Made by this event's reducer and not published yet: completed in place, not copied again.
-        const fresh = snapshot as Mutable<AgentSnapshot<TState>>
-        fresh.state = view
-        fresh.committed = committed
-        fresh.predictions = predictions
-      }
+      // Made by this event's reducer and not published yet: completed in place, not copied again.
+      const fresh = snapshot === previous ? copySnapshot(snapshot) : (snapshot as Mutable<AgentSnapshot<TState>>)
+      fresh.state = view
+      fresh.committed = committed
+      fresh.predictions = predictions
+      result = fresh
     }
     if (conflicts && conflicts.length > 0) {
       for (const conflict of conflicts) report(conflict)
@@ -222,7 +219,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       }
     }
     if (complete) run.readers.delete(toolCallId)
-    return server === next.server && pending === next.pending ? next : { ...next, server, pending }
+    return server === next.server && pending === next.pending ? next : { snapshot: next.snapshot, server, edits: next.edits, pending }
   }
 
   /** Restores the baseline of the given draft keys: reject, cancel, a failed or aborted run. */
@@ -295,7 +292,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
             event.type === EventType.STATE_SNAPSHOT
               ? acceptState(next.server, event.snapshot, rules, 'STATE_SNAPSHOT')
               : applyDelta(next.server, event.delta, rules)
-          next = { ...next, server, pending: trackServerChanges(next.server, server, next.pending) }
+          next = { snapshot: next.snapshot, server, edits: next.edits, pending: trackServerChanges(next.server, server, next.pending) }
           break
         }
         case EventType.CUSTOM:

@@ -1,0 +1,22 @@
+import type { AgentSnapshot } from './types'
+
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/**
+ * A copy of a snapshot to fill in before it is published. Field by field on purpose: it runs once
+ * per token, and V8 builds this literal several times faster than `{ ...snapshot }`.
+ */
+export function copySnapshot<S>(snapshot: AgentSnapshot<S>): Mutable<AgentSnapshot<S>> {
+  return {
+    state: snapshot.state,
+    committed: snapshot.committed,
+    status: snapshot.status,
+    steps: snapshot.steps,
+    messages: snapshot.messages,
+    threadId: snapshot.threadId,
+    runId: snapshot.runId,
+    error: snapshot.error,
+    predictions: snapshot.predictions,
+    confirmations: snapshot.confirmations,
+  }
+}
