@@ -116,24 +116,20 @@ function stillCommitted(view: JsonObject, pending: Pending, previous: unknown): 
 
 export function derivePredictions(view: unknown, pending: Pending, previous: readonly Prediction[]): readonly Prediction[] {
   if (pending.size === 0) return previous.length === 0 ? previous : []
-  const predictions: Prediction[] = []
-  let same = previous.length === pending.size
+  let predictions: Prediction[] | undefined
   let i = 0
-  pending.forEach((entry, stateKey) => {
+  for (const [stateKey, entry] of pending) {
     const value = valueAt(view, stateKey)
-    const old = previous[i++]
-    if (old && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete) {
-      predictions.push(old)
-      return
-    }
-    same = false
-    predictions.push({
-      toolCallId: entry.toolCallId,
-      tool: entry.tool,
-      stateKey,
-      value: value === ABSENT ? undefined : value,
-      complete: entry.complete,
-    })
-  })
-  return same ? previous : predictions
+    const old = previous[i]
+    const same = old !== undefined && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete
+    if (!same && predictions === undefined) predictions = previous.slice(0, i)
+    predictions?.push(
+      same
+        ? old
+        : { toolCallId: entry.toolCallId, tool: entry.tool, stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete },
+    )
+    i++
+  }
+  if (predictions === undefined && previous.length === pending.size) return previous
+  return predictions ?? previous.slice(0, i)
 }
