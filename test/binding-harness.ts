@@ -55,24 +55,7 @@ const withSubscribe = <TState>(
   subscribe: ReadableAgentStore<TState>['subscribe'],
 ): ReadableAgentStore<TState> => ({ getState: () => store.getState(), getInitialState: () => store.getInitialState(), subscribe })
 
-/** Wraps a store to count the core subscriptions a binding holds. */
-export function countSubscriptions<TState>(store: ReadableAgentStore<TState>) {
-  let active = 0
-  let total = 0
-  const counted = withSubscribe(store, (listener) => {
-    active++
-    total++
-    const release = store.subscribe(listener)
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      active--
-      release()
-    }
-  })
-  return { store: counted, active: () => active, total: () => total }
-}
+export { countSubscriptions } from './support/count-subscriptions'
 
 /** A store whose first subscription comes late: `change` lands after the first read and before the subscription. */
 export function changedBeforeSubscribe<TState>(store: ReadableAgentStore<TState>, change: () => void): ReadableAgentStore<TState> {

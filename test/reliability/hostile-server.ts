@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { RunAgentInput } from '@ag-ui/core'
+import { readBody } from '../support/agui-server'
 
 /** One request to the hostile server, with raw control of the bytes that answer it. */
 export interface Exchange {
@@ -128,16 +129,6 @@ export async function startHostileServer(...initial: Handler[]): Promise<Hostile
         server.close(() => resolve())
       }),
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = ''
-    request.setEncoding('utf8')
-    request.on('data', (chunk: string) => (body += chunk))
-    request.on('end', () => resolve(body))
-    request.on('error', reject)
-  })
 }
 
 /** SSE frames for `events`, each `data: <json>` and a blank line, with the given line ending. */

@@ -4,10 +4,11 @@
 import { cleanup, render } from '@testing-library/react'
 import { StrictMode, useEffect } from 'react'
 import { useAgentStore } from '@agent-state/react'
-import type { AgentStore, ReadableAgentStore } from '@agent-state/core'
+import type { ReadableAgentStore } from '@agent-state/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ev, gate, sse, startHostileServer, waitFor, type Exchange, type HostileServer } from './hostile-server'
 import { storeOn, type Doc } from './scenario'
+import { countSubscriptions } from '../support/count-subscriptions'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -19,26 +20,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-/** The store as a component sees it, counting the subscriptions held on it. */
-function counted(store: AgentStore<Doc>) {
-  let active = 0
-  const readable: ReadableAgentStore<Doc> = {
-    getState: store.getState,
-    getInitialState: store.getInitialState,
-    subscribe(listener) {
-      active++
-      const unsubscribe = store.subscribe(listener)
-      let done = false
-      return () => {
-        if (done) return
-        done = true
-        active--
-        unsubscribe()
-      }
-    },
-  }
-  return { readable, active: () => active }
-}
 
 /** Streams `tokens` text tokens one write at a time, pausing at `pauseAt` until the test opens `resume`. */
 function slowText(tokens: number, pauseAt: number, resume: Promise<void>) {
@@ -61,7 +42,7 @@ describe('a component over a live stream', () => {
     const resume = gate()
     server.handle(slowText(30, 10, resume.promise))
     const { store } = storeOn(server)
-    const { readable, active } = counted(store)
+    const { store: readable, active } = countSubscriptions(store)
     const renders: string[] = []
     function Text() {
       const text = useAgentStore(readable, (s) => (s.messages[0]?.content as string | undefined) ?? '')
@@ -88,7 +69,7 @@ describe('a component over a live stream', () => {
     const resume = gate()
     server.handle(slowText(10, 5, resume.promise))
     const { store } = storeOn(server)
-    const { readable, active } = counted(store)
+    const { store: readable, active } = countSubscriptions(store)
     function Status() {
       return <span>{useAgentStore(readable, (s) => s.status)}</span>
     }
@@ -111,7 +92,7 @@ describe('a component over a live stream', () => {
     const resume = gate()
     server.handle(slowText(200, 199, resume.promise))
     const { store } = storeOn(server)
-    const { readable, active } = counted(store)
+    const { store: readable, active } = countSubscriptions(store)
     let rendersAfterUnmount = 0
     const unmounted = new Set<number>()
     function Row({ id }: { id: number }) {

@@ -1,8 +1,9 @@
 // Category 4: listeners under faults, during real HTTP runs.
-import type { AgentSnapshot, AgentStore } from '@agent-state/core'
+import type { AgentSnapshot } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ev, gate, reply, sse, startHostileServer, waitFor, type HostileServer } from './hostile-server'
 import { storeOn, type Doc } from './scenario'
+import { countSubscriptions } from '../support/count-subscriptions'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -21,23 +22,6 @@ const streaming = reply((input) => [
   ev.finished(input),
 ])
 const fullText = Array.from({ length: TOKENS }, (_, i) => `t${i} `).join('')
-
-/** Wraps subscribe to count the subscriptions callers hold. */
-function counted<S>(store: AgentStore<S>) {
-  let active = 0
-  const subscribe: AgentStore<S>['subscribe'] = (listener) => {
-    active++
-    const unsubscribe = store.subscribe(listener)
-    let done = false
-    return () => {
-      if (done) return
-      done = true
-      active--
-      unsubscribe()
-    }
-  }
-  return { store: { ...store, subscribe }, active: () => active }
-}
 
 describe('listeners that misbehave', () => {
   it('isolates a listener that throws on every update: the others see every snapshot, each throw is reported', async () => {
@@ -169,7 +153,7 @@ describe('subscriptions are released', () => {
       exchange.end(sse([ev.textEnd('m1'), ev.finished(exchange.input)]))
     })
     const { store: raw } = storeOn(server)
-    const { store, active } = counted(raw)
+    const { store, active } = countSubscriptions(raw)
     let ghostCalls = 0
     const run = store.run()
     const holders: (() => void)[] = []

@@ -51,7 +51,8 @@ export async function startAgUiServer(scripts: readonly Script[]): Promise<TestS
   }
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+/** The whole request body as text. */
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = ''
     request.setEncoding('utf8')

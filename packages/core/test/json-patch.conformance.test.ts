@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { applyPatch } from '../src/json-patch'
 import { deepEqual } from '../src/json-value'
+import { deepFreeze } from './json-fixtures'
 
 interface Case {
   comment?: string
@@ -15,18 +16,6 @@ interface Case {
 
 const load = (file: string): Case[] =>
   JSON.parse(readFileSync(new URL(`./fixtures/json-patch-tests/${file}`, import.meta.url), 'utf8')) as Case[]
-
-// Freezing proves the applier never writes to its input: a write would throw in strict mode.
-function deepFreeze<T>(value: T): T {
-  const pending: unknown[] = [value]
-  while (pending.length > 0) {
-    const node = pending.pop()
-    if (typeof node !== 'object' || node === null || Object.isFrozen(node)) continue
-    Object.freeze(node)
-    for (const child of Object.values(node)) pending.push(child)
-  }
-  return value
-}
 
 const files = ['tests.json', 'spec_tests.json'] as const
 const enabledCount = files.reduce((n, file) => n + load(file).filter((c) => !c.disabled).length, 0)

@@ -3,23 +3,13 @@ import jsonpatch, { type Operation } from 'fast-json-patch'
 import { describe, expect, it } from 'vitest'
 import { applyPatch, parsePointer } from '../src/json-patch'
 import { deepEqual } from '../src/json-value'
+import { deepFreeze } from './json-fixtures'
 
 const NUM_RUNS = 300
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Doc = Record<string, Json>
 type Op = { op: string; path: string; from?: string; value?: Json }
-
-function deepFreeze<T>(value: T): T {
-  const pending: unknown[] = [value]
-  while (pending.length > 0) {
-    const node = pending.pop()
-    if (typeof node !== 'object' || node === null || Object.isFrozen(node)) continue
-    Object.freeze(node)
-    for (const child of Object.values(node)) pending.push(child)
-  }
-  return value
-}
 
 // Few keys, so that random ops often hit existing locations; two of them need ~ escapes.
 const KEYS = ['a', 'b', 'c', '0', '1', '', 'a/b', 'm~n']

@@ -1,29 +1,7 @@
 import jsonpatch, { type Operation } from 'fast-json-patch'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { applyPatch, parsePointer, type PatchResult } from '../src/json-patch'
-
-// Freezing proves the applier never writes to its input: a write would throw in strict mode.
-function deepFreeze<T>(value: T): T {
-  const pending: unknown[] = [value]
-  while (pending.length > 0) {
-    const node = pending.pop()
-    if (typeof node !== 'object' || node === null || Object.isFrozen(node)) continue
-    Object.freeze(node)
-    for (const child of Object.values(node)) pending.push(child)
-  }
-  return value
-}
-
-function nestedArray(levels: number): unknown[] {
-  const root: unknown[] = []
-  let node = root
-  for (let i = 1; i < levels; i++) {
-    const child: unknown[] = []
-    node.push(child)
-    node = child
-  }
-  return root
-}
+import { deepFreeze, nestedArray } from './json-fixtures'
 
 function valueOf<T>(result: PatchResult<T>): T {
   if (!result.ok) throw new Error(`patch failed at op ${result.opIndex}: ${result.reason}`)

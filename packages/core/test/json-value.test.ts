@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { deepEqual, measureJson, replaceEqualDeep } from '../src/json-value'
-
-// Built with a loop: a recursive builder would itself overflow before the code under test runs.
-function nestedArray(levels: number): unknown[] {
-  const root: unknown[] = []
-  let node = root
-  for (let i = 1; i < levels; i++) {
-    const child: unknown[] = []
-    node.push(child)
-    node = child
-  }
-  return root
-}
+import { nestedArray } from './json-fixtures'
 
 describe('measureJson', () => {
   it('gives depth 0 to primitives and 1 to empty containers', () => {
