@@ -9,7 +9,7 @@
 import { register } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { AbstractAgent } from '@ag-ui/client'
-import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { JSDOM } from 'jsdom'
 import { Observable } from 'rxjs'
 import type { Row } from './harness'
@@ -23,10 +23,13 @@ interface BenchState {
 }
 
 function streamedEvents(input: RunAgentInput): BaseEvent[] {
-  const deltas = Array.from({ length: DELTAS }, (_, i): BaseEvent => ({
-    type: EventType.STATE_DELTA,
-    delta: i % 2 === 0 ? [{ op: 'add', path: '/items/-', value: i }] : [{ op: 'replace', path: '/document', value: `Draft ${i}` }],
-  }))
+  const deltas = Array.from(
+    { length: DELTAS },
+    (_, i): BaseEvent => ({
+      type: EventType.STATE_DELTA,
+      delta: i % 2 === 0 ? [{ op: 'add', path: '/items/-', value: i }] : [{ op: 'replace', path: '/document', value: `Draft ${i}` }],
+    }),
+  )
   return [
     { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
     { type: EventType.STATE_SNAPSHOT, snapshot: { title: 'Title', items: [], document: '' } satisfies BenchState },
@@ -144,7 +147,12 @@ async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte', Mount>
         })
       const components = [probe('title'), probe('document')]
       flushSync()
-      return { counts, unmount: () => components.forEach((component) => unmount(component)) }
+      return {
+        counts,
+        unmount: () => {
+          for (const component of components) unmount(component)
+        },
+      }
     },
   }
 }

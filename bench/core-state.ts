@@ -3,22 +3,12 @@
 
 import { isDeepStrictEqual } from 'node:util'
 import { AbstractAgent } from '@ag-ui/client'
-import { EventType, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/core'
+import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 // The source by path, so this resolves with or without node's --conditions=source.
-import { createAgentStore, type AgentStore } from '../packages/core/src/index'
+import { type AgentStore, createAgentStore } from '../packages/core/src/index'
 import { ScriptedAgent } from '../packages/core/src/testing'
-import {
-  describeTiming,
-  formatBytes,
-  formatCount,
-  formatRatio,
-  formatTime,
-  measureInterleaved,
-  seededRandom,
-  type MeasureOptions,
-  type Row,
-} from './harness'
+import { describeTiming, formatBytes, formatCount, formatRatio, formatTime, type MeasureOptions, measureInterleaved, type Row, seededRandom } from './harness'
 
 const SCENARIO_STATE = '1. 1 MB state + 2,000 deltas'
 const SCENARIO_DOCUMENT = '2. 32k document as replace deltas'
@@ -236,9 +226,7 @@ async function benchLargeState(): Promise<Row[]> {
         (store) => expectEqual(store.getState().state, expected, 'store.apply final state (1 MB, 2,000 deltas)'),
         (store) => store.apply(snapshotEvent),
       ),
-      storeRun(initial, withLifecycle(deltas.events), (store) =>
-        expectEqual(store.getState().state, expected, 'store.run final state (1 MB, 2,000 deltas)'),
-      ),
+      storeRun(initial, withLifecycle(deltas.events), (store) => expectEqual(store.getState().state, expected, 'store.run final state (1 MB, 2,000 deltas)')),
       storeRun(initial, withLifecycle([]), (store) => {
         if (store.getState().state !== initial) throw new Error('Sanity check failed: an empty run changed the state')
       }),
@@ -280,9 +268,21 @@ async function benchLargeState(): Promise<Row[]> {
   const overFloor = storePerDelta / floorPerDelta
 
   return [
-    { name: 'state', value: `${formatBytes(stateBytes)} of JSON, ${formatCount(ROW_COUNT)} records`, note: `${formatCount(DELTA_COUNT)} STATE_DELTA events, each one replace of /rows/N/status (N seeded-random)` },
-    { name: 'JSON.parse floor per delta event', value: formatTime(floorPerDelta), note: `parse of all ${formatCount(DELTA_COUNT)} serialized events, ${describeTiming(floor)}` },
-    { name: 'store.apply per delta', value: formatTime(storePerDelta), note: `${formatCount(DELTA_COUNT)} deltas after an untimed STATE_SNAPSHOT, one subscriber; ${describeTiming(applied)}` },
+    {
+      name: 'state',
+      value: `${formatBytes(stateBytes)} of JSON, ${formatCount(ROW_COUNT)} records`,
+      note: `${formatCount(DELTA_COUNT)} STATE_DELTA events, each one replace of /rows/N/status (N seeded-random)`,
+    },
+    {
+      name: 'JSON.parse floor per delta event',
+      value: formatTime(floorPerDelta),
+      note: `parse of all ${formatCount(DELTA_COUNT)} serialized events, ${describeTiming(floor)}`,
+    },
+    {
+      name: 'store.apply per delta',
+      value: formatTime(storePerDelta),
+      note: `${formatCount(DELTA_COUNT)} deltas after an untimed STATE_SNAPSHOT, one subscriber; ${describeTiming(applied)}`,
+    },
     {
       name: 'store.run per delta (ScriptedAgent, delay 0)',
       value: formatTime(runPerDelta),
@@ -294,7 +294,12 @@ async function benchLargeState(): Promise<Row[]> {
       note: `measured on the first ${CLIENT_DELTA_COUNT} deltas only: (run ${formatTime(clientFull.median)} − empty run ${formatTime(clientEmpty.median)}) / ${CLIENT_DELTA_COUNT}; medians of ${clientFull.samples.length} after ${clientFull.warmup} warm-up, round-robin with the empty run`,
     },
     { name: 'speed-up per delta: @ag-ui/client / store.apply', value: formatRatio(speedup), target: '≥ 500×', pass: speedup >= 500 },
-    { name: 'speed-up per delta: @ag-ui/client / store.run', value: formatRatio(clientPerDelta / runPerDelta), target: '≥ 500×', pass: clientPerDelta / runPerDelta >= 500 },
+    {
+      name: 'speed-up per delta: @ag-ui/client / store.run',
+      value: formatRatio(clientPerDelta / runPerDelta),
+      target: '≥ 500×',
+      pass: clientPerDelta / runPerDelta >= 500,
+    },
     { name: 'store.apply per delta / JSON.parse floor', value: formatRatio(overFloor), target: '≤ 20×', pass: overFloor <= 20 },
     { name: 'final states equal (store vs @ag-ui/client, 100 deltas; store vs expected, 2,000)', value: 'yes' },
   ].map((row) => ({ scenario: SCENARIO_STATE, ...row }))
@@ -368,7 +373,11 @@ async function benchDocument(): Promise<Row[]> {
     { name: 'store.apply (parsed events)', value: formatTime(applied.median), note: describeTiming(applied) },
     { name: 'store.apply / floor', value: formatRatio(applyOverFloor), target: '≤ 0.2×', pass: applyOverFloor <= 0.2 },
     { name: '(parse + store.apply) / floor', value: formatRatio(1 + applyOverFloor), target: '≤ 1.2×', pass: 1 + applyOverFloor <= 1.2 },
-    { name: 'store.run (ScriptedAgent, delay 0)', value: formatTime(run.median), note: `${formatRatio(run.median / floor.median)} the floor; includes RUN_STARTED/RUN_FINISHED, transformChunks + verifyEvents and a setTimeout tick; ${describeTiming(run)}` },
+    {
+      name: 'store.run (ScriptedAgent, delay 0)',
+      value: formatTime(run.median),
+      note: `${formatRatio(run.median / floor.median)} the floor; includes RUN_STARTED/RUN_FINISHED, transformChunks + verifyEvents and a setTimeout tick; ${describeTiming(run)}`,
+    },
     {
       name: '@ag-ui/client runAgent / floor',
       value: formatRatio(client.median / floor.median),
@@ -416,7 +425,9 @@ async function benchMessage(): Promise<Row[]> {
   const applyOf = (size: Size) =>
     storeApply<Record<string, never>>({}, size.wire.events, (store) => expectMessage(store.getState().messages, size.text, `store.apply ${size.label}`))
   const runOf = (size: Size) =>
-    storeRun<Record<string, never>>({}, withLifecycle(size.wire.events), (store) => expectMessage(store.getState().messages, size.text, `store.run ${size.label}`))
+    storeRun<Record<string, never>>({}, withLifecycle(size.wire.events), (store) =>
+      expectMessage(store.getState().messages, size.text, `store.run ${size.label}`),
+    )
   const clientOf = (size: Size) =>
     clientRunAgent({}, withLifecycle(size.wire.events), (agent) => expectMessage(agent.messages, size.text, `@ag-ui/client ${size.label}`))
 
@@ -447,9 +458,17 @@ async function benchMessage(): Promise<Row[]> {
       note: `TEXT_MESSAGE_START, ${CHUNK}-character TEXT_MESSAGE_CONTENT events, TEXT_MESSAGE_END (32k = 32,768 characters, 128k = 131,072)`,
     },
     { name: 'store.apply 32k', value: formatTime(apply32.median), note: describeTiming(apply32) },
-    { name: 'store.apply 128k', value: formatTime(apply128.median), note: `${describeTiming(apply128)}; ${formatTime(apply128.median / large.wire.events.length)} per event` },
+    {
+      name: 'store.apply 128k',
+      value: formatTime(apply128.median),
+      note: `${describeTiming(apply128)}; ${formatTime(apply128.median / large.wire.events.length)} per event`,
+    },
     { name: 'store.apply 128k / 32k', value: formatRatio(applyRatio), target: '≤ 5× (linear: 4×)', pass: applyRatio <= 5 },
-    { name: 'store.apply 128k / JSON.parse floor', value: formatRatio(apply128.median / floor128.median), note: `informational: parsing the 128k events takes ${formatTime(floor128.median)}` },
+    {
+      name: 'store.apply 128k / JSON.parse floor',
+      value: formatRatio(apply128.median / floor128.median),
+      note: `informational: parsing the 128k events takes ${formatTime(floor128.median)}`,
+    },
     { name: 'store.run 32k (ScriptedAgent, delay 0)', value: formatTime(run32.median), note: describeTiming(run32) },
     { name: 'store.run 128k (ScriptedAgent, delay 0)', value: formatTime(run128.median), note: describeTiming(run128) },
     { name: 'store.run 128k / 32k', value: formatRatio(runRatio), target: '≤ 5× (linear: 4×)', pass: runRatio <= 5 },

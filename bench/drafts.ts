@@ -2,20 +2,11 @@
 // TOOL_CALL_ARGS chunks with a PredictState mapping, through the store, through the incremental
 // parser alone, and through @ag-ui/client 1.0's runAgent() (production mode) on the same events.
 
-import { EventType, type BaseEvent } from '@ag-ui/core'
+import { type BaseEvent, EventType } from '@ag-ui/core'
 import { JSONParser } from '@streamparser/json'
 import { createPartialJsonReader, selectArgument } from '../packages/core/src/partial-json'
-import {
-  assertProductionMode,
-  buildText,
-  clientRunAgent,
-  expectEqual,
-  storeApply,
-  STORE_TRIALS,
-  wire,
-  withLifecycle,
-} from './core-state'
-import { describeTiming, formatCount, formatRatio, formatTime, measureInterleaved, type MeasureOptions, type Row } from './harness'
+import { assertProductionMode, buildText, clientRunAgent, expectEqual, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
+import { describeTiming, formatCount, formatRatio, formatTime, type MeasureOptions, measureInterleaved, type Row } from './harness'
 
 const SCENARIO = '4. Draft from streamed tool arguments'
 const CHUNK = 4
@@ -74,10 +65,7 @@ export async function benchDrafts(): Promise<Row[]> {
   const full = buildText(128 * 1024, 7)
   const medium = draftEvents(full.slice(0, 32 * 1024))
   const large = draftEvents(full)
-  const [store32, store128, reader128, parser128] = await measureInterleaved(
-    [storeOf(medium), storeOf(large), readerOf(large), parserOf(large)],
-    STORE_TRIALS,
-  )
+  const [store32, store128, reader128, parser128] = await measureInterleaved([storeOf(medium), storeOf(large), readerOf(large), parserOf(large)], STORE_TRIALS)
   // runAgent clones the message list, arguments included, on every event: measured once per size.
   const client = (draft: Draft) =>
     clientRunAgent({ document: '' }, withLifecycle(draft.events as BaseEvent[]), (agent) => {
@@ -97,10 +85,18 @@ export async function benchDrafts(): Promise<Row[]> {
       note: `PredictState, TOOL_CALL_START, ${CHUNK}-character TOOL_CALL_ARGS chunks of {"document": …}, TOOL_CALL_END; prose with paragraphs and quotes, so the JSON has escapes cut mid-way`,
     },
     { name: 'store.apply 32k', value: formatTime(store32.median), note: describeTiming(store32) },
-    { name: 'store.apply 128k', value: formatTime(store128.median), note: `${describeTiming(store128)}; ${formatTime(store128.median / large.events.length)} per event` },
+    {
+      name: 'store.apply 128k',
+      value: formatTime(store128.median),
+      note: `${describeTiming(store128)}; ${formatTime(store128.median / large.events.length)} per event`,
+    },
     { name: 'store.apply 128k / 32k', value: formatRatio(growth), target: '≤ 5× (linear: 4×)', pass: growth <= 5 },
     { name: 'the store’s partial-JSON reader alone, 128k', value: formatTime(reader128.median), note: describeTiming(reader128) },
-    { name: '@streamparser/json JSONParser alone, 128k', value: formatTime(parser128.median), note: `${describeTiming(parser128)}; emitPartialTokens + emitPartialValues on $.document` },
+    {
+      name: '@streamparser/json JSONParser alone, 128k',
+      value: formatTime(parser128.median),
+      note: `${describeTiming(parser128)}; emitPartialTokens + emitPartialValues on $.document`,
+    },
     {
       name: 'store.apply / @streamparser/json alone',
       value: formatRatio(overParser),
@@ -108,9 +104,17 @@ export async function benchDrafts(): Promise<Row[]> {
       pass: overParser <= 2.5,
       note: 'the whole store (event checks, the message, the draft, notifications) against the library parser on the same chunks',
     },
-    { name: 'store.apply / the store’s reader alone', value: formatRatio(overReader), note: 'the store’s reader hands plain string text to the tokenizer in batches, so it is faster than the library alone' },
+    {
+      name: 'store.apply / the store’s reader alone',
+      value: formatRatio(overReader),
+      note: 'the store’s reader hands plain string text to the tokenizer in batches, so it is faster than the library alone',
+    },
     { name: '@ag-ui/client runAgent 32k', value: formatTime(client32.median), note: 'one trial: it clones every message, arguments included, on every event' },
-    { name: '@ag-ui/client runAgent 128k', value: formatTime(client128.median), note: 'one trial; and it never shows this draft: its ESM build reports partialToolCallArgs as {}' },
+    {
+      name: '@ag-ui/client runAgent 128k',
+      value: formatTime(client128.median),
+      note: 'one trial; and it never shows this draft: its ESM build reports partialToolCallArgs as {}',
+    },
     { name: 'speed-up at 128k: @ag-ui/client / store.apply', value: formatRatio(speedUp), target: '≥ 50×', pass: speedUp >= 50 },
   ].map((row) => ({ scenario: SCENARIO, ...row }))
 }

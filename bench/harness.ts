@@ -90,8 +90,7 @@ async function timeOnce<TContext>(options: MeasureOptions<TContext>): Promise<nu
   return elapsed
 }
 
-const group = (value: number, digits: number) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const group = (value: number, digits: number) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
 /** A duration given in milliseconds, in the unit that keeps three significant digits readable. */
 export function formatTime(ms: number): string {

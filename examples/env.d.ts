@@ -7,6 +7,7 @@ interface ImportMetaEnv {
 
 declare module '*.vue' {
   import type { DefineComponent } from 'vue'
+
   const component: DefineComponent
   export default component
 }

@@ -1,9 +1,9 @@
 // What the cross-binding scenarios need from each framework, plus the helpers they share.
 // Each package's test folder implements `BindingHarness` once (packages/<fw>/test/harness.*).
 import { readFileSync } from 'node:fs'
-import { expect } from 'vitest'
-import { EventType, type BaseEvent } from '@ag-ui/core'
+import { type BaseEvent, EventType } from '@ag-ui/core'
 import type { AgentSnapshot, ReadableAgentStore } from '@agent-state/core'
+import { expect } from 'vitest'
 
 export interface DemoState {
   title: string
@@ -50,10 +50,11 @@ export interface BindingHarness {
 export const format = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /** The same store with another `subscribe`: reads go straight through. */
-const withSubscribe = <TState>(
-  store: ReadableAgentStore<TState>,
-  subscribe: ReadableAgentStore<TState>['subscribe'],
-): ReadableAgentStore<TState> => ({ getState: () => store.getState(), getInitialState: () => store.getInitialState(), subscribe })
+const withSubscribe = <TState>(store: ReadableAgentStore<TState>, subscribe: ReadableAgentStore<TState>['subscribe']): ReadableAgentStore<TState> => ({
+  getState: () => store.getState(),
+  getInitialState: () => store.getInitialState(),
+  subscribe,
+})
 
 export { countSubscriptions } from './support/count-subscriptions'
 

@@ -1,22 +1,23 @@
 // @vitest-environment jsdom
 // One table of scenarios, run against every binding through its harness. Each scenario asserts on its own
 // and returns what it observed; the last test checks that all bindings observed exactly the same thing.
-import { afterEach, describe, expect, it } from 'vitest'
+
 import type { BaseEvent } from '@ag-ui/core'
-import { createAgentStore, shallow, type AgentSnapshot, type AgentStore } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, createAgentStore, shallow } from '@agent-state/core'
+import { afterEach, describe, expect, it } from 'vitest'
 import { reactHarness } from '../packages/react/test/harness'
 import { svelteHarness } from '../packages/svelte/test/harness'
 import { vueHarness } from '../packages/vue/test/harness'
 import {
   append,
+  type BindingHarness,
   changedBeforeSubscribe,
   countSubscriptions,
+  type DemoState,
   demoState,
   eventsOf,
-  replace,
-  type BindingHarness,
-  type DemoState,
   type Mounted,
+  replace,
 } from './binding-harness'
 import documentRecording from './fixtures/02-predictive-document-approve.agent-framework.json'
 import stepsRecording from './fixtures/14-agentic-gen-ui-step-status-deltas.server-starter.json'

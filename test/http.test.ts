@@ -52,7 +52,13 @@ describe('over real HTTP + SSE with HttpAgent', () => {
     expect(first).toMatchObject({ threadId: 'thread-http', state: { todos: [], seen: 0 }, tools: [], context: [] })
     expect(first!.messages).toEqual([{ id: expect.any(String), role: 'user', content: 'add milk' }])
     // The second request carries the committed state, local edit included, and the whole conversation.
-    expect(second!.state).toEqual({ todos: [{ title: 'buy milk', done: false }, { title: 'call mum', done: false }], seen: 1 })
+    expect(second!.state).toEqual({
+      todos: [
+        { title: 'buy milk', done: false },
+        { title: 'call mum', done: false },
+      ],
+      seen: 1,
+    })
     expect(second!.messages.map((m) => m.content)).toEqual(['add milk', 'Added a todo.', 'mark the first done'])
     expect(second!.runId).not.toBe(first!.runId)
     expect(store.getState().state.todos).toEqual([

@@ -11,7 +11,9 @@ export function App() {
   return (
     <>
       <header className="topbar">
-        <a className="home" href="../">← Examples</a>
+        <a className="home" href="../">
+          ← Examples
+        </a>
         <h1>Recipe</h1>
         <span className="framework">React · shared state</span>
         <span className="spacer" />
@@ -19,7 +21,7 @@ export function App() {
           {view.label}
           {view.step && <span className="status-step">{view.step}</span>}
         </span>
-        <button className="button small" onClick={() => store.reset()}>
+        <button type="button" className="button small" onClick={() => store.reset()}>
           New chat
         </button>
       </header>

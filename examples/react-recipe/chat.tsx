@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
 import { useAgentStore } from '@agent-state/react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { chatItems } from '../shared/view'
 import { store } from './store'
 
@@ -12,6 +12,7 @@ export function Chat() {
   const [text, setText] = useState('')
   const items = useMemo(() => chatItems(messages), [messages])
   const list = useRef<HTMLOListElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the end whenever the list of messages changes
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight })
   }, [items])
@@ -43,7 +44,7 @@ export function Chat() {
       {error && <p className="error-banner">{error.message}</p>}
       <div className="suggestions">
         {suggestions.map((suggestion) => (
-          <button key={suggestion} disabled={busy} onClick={() => send(suggestion)}>
+          <button type="button" key={suggestion} disabled={busy} onClick={() => send(suggestion)}>
             {suggestion}
           </button>
         ))}
@@ -56,7 +57,7 @@ export function Chat() {
         }}
       >
         <input aria-label="Message" placeholder="Ask for a recipe…" value={text} onChange={(event) => setText(event.target.value)} />
-        <button className="button primary" disabled={busy || !text.trim()}>
+        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
           Send
         </button>
       </form>

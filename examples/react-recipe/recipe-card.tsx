@@ -1,5 +1,5 @@
 import { useAgentStore } from '@agent-state/react'
-import { editRecipe, store, type Ingredient } from './store'
+import { editRecipe, type Ingredient, store } from './store'
 
 const skillLevels = ['Beginner', 'Intermediate', 'Advanced']
 const cookingTimes = ['5 min', '15 min', '30 min', '45 min', '60+ min']
@@ -54,6 +54,7 @@ export function RecipeCard() {
         <div className="chips">
           {preferences.map((name) => (
             <button
+              type="button"
               key={name}
               className={`chip ${recipe.special_preferences.includes(name) ? 'on' : ''}`}
               aria-pressed={recipe.special_preferences.includes(name)}
@@ -63,9 +64,7 @@ export function RecipeCard() {
             </button>
           ))}
         </div>
-        {empty && !live ? (
-          <p className="placeholder">No recipe yet. Ask for one in the chat, or start typing your own.</p>
-        ) : null}
+        {empty && !live ? <p className="placeholder">No recipe yet. Ask for one in the chat, or start typing your own.</p> : null}
         <div className="recipe-columns">
           <div>
             <h3>Ingredients</h3>
@@ -74,10 +73,23 @@ export function RecipeCard() {
                 <li key={index} className="ingredient">
                   <span className="monogram">{ingredient.icon || ingredient.name.charAt(0).toUpperCase() || '·'}</span>
                   <span className="lines">
-                    <input className="field" aria-label={`Ingredient ${index + 1}`} placeholder="Ingredient" value={ingredient.name} onChange={(event) => setIngredient(index, { name: event.target.value })} />
-                    <input className="field amount" aria-label={`Amount ${index + 1}`} placeholder="Amount" value={ingredient.amount} onChange={(event) => setIngredient(index, { amount: event.target.value })} />
+                    <input
+                      className="field"
+                      aria-label={`Ingredient ${index + 1}`}
+                      placeholder="Ingredient"
+                      value={ingredient.name}
+                      onChange={(event) => setIngredient(index, { name: event.target.value })}
+                    />
+                    <input
+                      className="field amount"
+                      aria-label={`Amount ${index + 1}`}
+                      placeholder="Amount"
+                      value={ingredient.amount}
+                      onChange={(event) => setIngredient(index, { amount: event.target.value })}
+                    />
                   </span>
                   <button
+                    type="button"
                     className="remove"
                     aria-label={`Remove ${ingredient.name}`}
                     onClick={() => editRecipe((r) => ({ ...r, ingredients: r.ingredients.filter((_, i) => i !== index) }))}
@@ -87,7 +99,11 @@ export function RecipeCard() {
                 </li>
               ))}
             </ul>
-            <button className="button small" onClick={() => editRecipe((r) => ({ ...r, ingredients: [...r.ingredients, { name: '', amount: '' }] }))}>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => editRecipe((r) => ({ ...r, ingredients: [...r.ingredients, { name: '', amount: '' }] }))}
+            >
               + Add ingredient
             </button>
           </div>

@@ -1,19 +1,8 @@
 // Three scripted agents, one per wire style the store handles. No language model: each reads the
 // request and streams what the corresponding real server sends, in the same order and shapes.
 import { EventType, type Message, type RunAgentInput, type ToolCall } from '@ag-ui/core'
-import {
-  continueStory,
-  cookingTimes,
-  defaultRecipe,
-  findRecipe,
-  planFor,
-  shortenStory,
-  storyFor,
-  swapFor,
-  type PlanStep,
-  type Recipe,
-} from './content'
-import { lastUserText, newId, rawChunks, startRun, textOf, tokens, wordChunks, type ScriptedAgent } from './script'
+import { continueStory, cookingTimes, defaultRecipe, findRecipe, type PlanStep, planFor, type Recipe, shortenStory, storyFor, swapFor } from './content'
+import { lastUserText, newId, rawChunks, type ScriptedAgent, startRun, textOf, tokens, wordChunks } from './script'
 
 type StateObject = Record<string, unknown>
 
@@ -127,9 +116,7 @@ export const recipeAgent: ScriptedAgent = async (input, stream) => {
 
   const changes = changesFor(request, current)
   if (changes.length === 0) {
-    await run.say(
-      `I can make “${current.title}” vegetarian, vegan, spicy or quicker, or start a new dish: try carbonara, curry or pancakes.`,
-    )
+    await run.say(`I can make “${current.title}” vegetarian, vegan, spicy or quicker, or start a new dish: try carbonara, curry or pancakes.`)
     return run.finish()
   }
   const notes = changes.map((change) => change.note).filter(Boolean)
@@ -169,7 +156,9 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
   const state = stateOf(input)
   run.emit({ type: EventType.CUSTOM, name: 'PredictState', value: [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }] })
   const done = answered(input.messages)
-  const pending = toolCalls(input.messages).filter((call) => call.function.name === 'write_document' && !done.has(call.id)).pop()
+  const pending = toolCalls(input.messages)
+    .filter((call) => call.function.name === 'write_document' && !done.has(call.id))
+    .pop()
 
   if (pending) {
     // A write is waiting for approval: only a resume entry for it may continue the thread.
@@ -216,10 +205,21 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
     },
     beforeEnd: () => run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: { ...state, document: next } }),
   })
-  run.emit({ type: EventType.CUSTOM, name: 'function_approval_request', value: { id: toolCallId, function_call: { call_id: toolCallId, name: 'write_document', arguments: { document: next } } } })
+  run.emit({
+    type: EventType.CUSTOM,
+    name: 'function_approval_request',
+    value: { id: toolCallId, function_call: { call_id: toolCallId, name: 'write_document', arguments: { document: next } } },
+  })
   await run.callTool(
     'confirm_changes',
-    [JSON.stringify({ function_name: 'write_document', function_call_id: toolCallId, function_arguments: { document: next }, steps: [{ description: 'Execute write_document', status: 'enabled' }] })],
+    [
+      JSON.stringify({
+        function_name: 'write_document',
+        function_call_id: toolCallId,
+        function_arguments: { document: next },
+        steps: [{ description: 'Execute write_document', status: 'enabled' }],
+      }),
+    ],
     { parentMessageId: messageId },
   )
   run.emit({ type: EventType.TEXT_MESSAGE_END, messageId })
@@ -271,7 +271,12 @@ export const plannerAgent: ScriptedAgent = async (input, stream) => {
       type: EventType.MESSAGES_SNAPSHOT,
       messages: [
         ...input.messages,
-        { id: messageId, role: 'assistant', content: intro, toolCalls: [{ id: toolCallId, type: 'function', function: { name: 'generate_task_steps', arguments: args } }] },
+        {
+          id: messageId,
+          role: 'assistant',
+          content: intro,
+          toolCalls: [{ id: toolCallId, type: 'function', function: { name: 'generate_task_steps', arguments: args } }],
+        },
         { id: newId(), role: 'tool', toolCallId, content: 'Steps generated.' },
         { id: newId(), role: 'assistant', toolCalls: [{ id: newId(), type: 'function', function: { name: 'confirm_changes', arguments: '{}' } }] },
       ],
@@ -280,7 +285,9 @@ export const plannerAgent: ScriptedAgent = async (input, stream) => {
   }
 
   if (!answer || !isPlan(state.steps)) {
-    await run.step('chat_node', () => run.say(answer ? 'There is no plan to run yet: tell me what to plan.' : "Okay, I've dropped that plan. Tell me what to change and I'll draft a new one."))
+    await run.step('chat_node', () =>
+      run.say(answer ? 'There is no plan to run yet: tell me what to plan.' : "Okay, I've dropped that plan. Tell me what to change and I'll draft a new one."),
+    )
     run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: state })
     return run.finish()
   }

@@ -125,7 +125,12 @@ export const defaultRecipe = fallbackRecipe
 
 /** Meat and dairy swaps for "make it vegetarian / vegan", keyed by a word in the ingredient name. */
 const swaps: { match: RegExp; vegan: boolean; to: Ingredient; note: string }[] = [
-  { match: /guanciale|pancetta|bacon/i, vegan: false, to: { name: 'Smoked mushrooms', amount: '200 g, sliced thin' }, note: 'smoked mushrooms instead of guanciale' },
+  {
+    match: /guanciale|pancetta|bacon/i,
+    vegan: false,
+    to: { name: 'Smoked mushrooms', amount: '200 g, sliced thin' },
+    note: 'smoked mushrooms instead of guanciale',
+  },
   { match: /chicken|beef|pork/i, vegan: false, to: { name: 'Firm tofu', amount: '300 g, cubed' }, note: 'tofu instead of meat' },
   { match: /^eggs?$/i, vegan: true, to: { name: 'Silken tofu', amount: '150 g, blended' }, note: 'silken tofu instead of eggs' },
   { match: /buttermilk|milk/i, vegan: true, to: { name: 'Oat milk + lemon juice', amount: '300 ml + 1 tbsp' }, note: 'oat milk instead of dairy' },

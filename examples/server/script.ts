@@ -1,7 +1,7 @@
 // The building blocks of a scripted model: it streams the events a real model-backed server would,
 // paced token by token, so the UI sees text, arguments and state arrive the way they do in production.
 import { randomUUID } from 'node:crypto'
-import { EventType, type Event, type Interrupt, type Message, type RunAgentInput } from '@ag-ui/core'
+import { type Event, EventType, type Interrupt, type Message, type RunAgentInput } from '@ag-ui/core'
 
 /** Where an agent writes its events. The server frames them as SSE and paces them. */
 export interface AgentStream {

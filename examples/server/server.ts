@@ -11,7 +11,7 @@ import { EventType, type RunAgentInput } from '@ag-ui/core'
 import { RunAgentInputSchema } from '@ag-ui/core/schemas'
 import { EventEncoder } from '@ag-ui/encoder'
 import { agents as scriptedAgents } from './agents'
-import { textOf, type AgentStream, type ScriptedAgent } from './script'
+import { type AgentStream, type ScriptedAgent, textOf } from './script'
 
 export interface RecordedRequest {
   /** The agent's name, from the path. */

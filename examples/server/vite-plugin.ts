@@ -1,5 +1,5 @@
 import type { Plugin, PreviewServer, ProxyOptions, ViteDevServer } from 'vite'
-import { createAgentHandler, type AgentHandlerOptions } from './server'
+import { type AgentHandlerOptions, createAgentHandler } from './server'
 
 export interface AgentEndpointsOptions extends Pick<AgentHandlerOptions, 'delayMs'> {
   /**

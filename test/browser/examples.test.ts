@@ -5,8 +5,8 @@ import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { continueStory, planFor, storyFor } from '../../examples/server/content'
-import { startAgentServer, type AgentServer } from '../../examples/server/server'
-import { buildExamples, launchBrowser, recordInPage, recorded, screenshotsDir, waitForStatus, type Browser } from './harness'
+import { type AgentServer, startAgentServer } from '../../examples/server/server'
+import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
 // A few milliseconds per token: fast, yet every chunk reaches the page in its own network read.
 const delayMs = 8
@@ -47,174 +47,204 @@ async function send(page: Page, text: string) {
 const screenshot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`) })
 
 describe('index', () => {
-  it('links to the three apps, which all load', async () => {
-    const { page, errors } = await browser.newPage()
-    await page.goto(`${server.url}/`)
-    const links = page.locator('a.card')
-    expect(await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')))).toEqual(['./react-recipe/', './vue-writer/', './svelte-planner/'])
-    await screenshot(page, 'index')
-    for (const [name, heading] of [['Open the recipe', 'Recipe'], ['Open the writer', 'Writer'], ['Open the planner', 'Planner']] as const) {
-      await page.getByRole('link', { name }).click()
-      await page.getByRole('heading', { name: heading, exact: true }).waitFor()
-      await page.goBack()
-    }
-    expect(errors).toEqual([])
-    await page.close()
-  }, testTimeout)
+  it(
+    'links to the three apps, which all load',
+    async () => {
+      const { page, errors } = await browser.newPage()
+      await page.goto(`${server.url}/`)
+      const links = page.locator('a.card')
+      expect(await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')))).toEqual([
+        './react-recipe/',
+        './vue-writer/',
+        './svelte-planner/',
+      ])
+      await screenshot(page, 'index')
+      for (const [name, heading] of [
+        ['Open the recipe', 'Recipe'],
+        ['Open the writer', 'Writer'],
+        ['Open the planner', 'Planner'],
+      ] as const) {
+        await page.getByRole('link', { name }).click()
+        await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+        await page.goBack()
+      }
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })
 
 describe('vue-writer: predictive document with an interrupt (agent-framework style)', () => {
-  it('grows the document as a draft, keeps it on Approve, restores it on Reject, and sends what it shows', async () => {
-    const { page, errors } = await open('/vue-writer/')
-    const request = 'Write a short story about a lighthouse keeper'
-    const story = storyFor(request)
-    const longer = continueStory(story)
-    await recordInPage(page, 'lengths', () => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')))
+  it(
+    'grows the document as a draft, keeps it on Approve, restores it on Reject, and sends what it shows',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      const story = storyFor(request)
+      const longer = continueStory(story)
+      await recordInPage(page, 'lengths', () => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')))
 
-    await send(page, request)
-    await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-    const lengths = await recorded<number>(page, 'lengths')
-    const intermediate = lengths.filter((length) => length > 0 && length < story.length)
-    expect(new Set(intermediate).size).toBeGreaterThanOrEqual(5)
-    expect(intermediate).toEqual([...intermediate].sort((a, b) => a - b))
-    expect(lengths[lengths.length - 1]).toBe(story.length)
-    // The whole story waits as a draft: highlighted, and not yet what the next request would send.
-    expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
-    expect(await page.getByText('Draft · not approved').isVisible()).toBe(true)
-    expect(requestsTo('writer')[0]!.state).toEqual({ document: '' })
-    await screenshot(page, 'vue-writer-draft')
+      await send(page, request)
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const lengths = await recorded<number>(page, 'lengths')
+      const intermediate = lengths.filter((length) => length > 0 && length < story.length)
+      expect(new Set(intermediate).size).toBeGreaterThanOrEqual(5)
+      expect(intermediate).toEqual([...intermediate].sort((a, b) => a - b))
+      expect(lengths[lengths.length - 1]).toBe(story.length)
+      // The whole story waits as a draft: highlighted, and not yet what the next request would send.
+      expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.getByText('Draft · not approved').isVisible()).toBe(true)
+      expect(requestsTo('writer')[0]!.state).toEqual({ document: '' })
+      await screenshot(page, 'vue-writer-draft')
 
-    await page.getByRole('button', { name: 'Approve', exact: true }).click()
-    await page.getByText(/^Saved \(\d+ words\)/).waitFor()
-    await waitForStatus(page, 'Idle')
-    const approved = requestsTo('writer')[1]!
-    const interruptId = approved.resume?.[0]?.interruptId
-    expect(approved.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: true } }])
-    expect(approved.state).toEqual({ document: story })
-    expect(await page.locator('mark.draft').count()).toBe(0)
-    expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+      await waitForStatus(page, 'Idle')
+      const approved = requestsTo('writer')[1]!
+      const interruptId = approved.resume?.[0]?.interruptId
+      expect(approved.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: true } }])
+      expect(approved.state).toEqual({ document: story })
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
 
-    // The next run starts from the approved document; rejecting its draft brings that document back.
-    await send(page, 'Add another paragraph')
-    await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
-    expect(requestsTo('writer')[2]!.state).toEqual({ document: story })
-    expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(longer.length))
-    await page.getByRole('button', { name: 'Reject', exact: true }).click()
-    await page.getByText('Understood: I left the document as it was.').waitFor()
-    await waitForStatus(page, 'Idle')
-    const rejected = requestsTo('writer')[3]!
-    expect(rejected.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: false } }])
-    expect(rejected.resume?.[0]?.interruptId).not.toBe(interruptId)
-    expect(rejected.state).toEqual({ document: story })
-    expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
-    expect(await page.getByTestId('document').textContent()).toContain('three tired fishermen were waving up at her window.')
-    expect(await page.locator('mark.draft').count()).toBe(0)
+      // The next run starts from the approved document; rejecting its draft brings that document back.
+      await send(page, 'Add another paragraph')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(requestsTo('writer')[2]!.state).toEqual({ document: story })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(longer.length))
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await page.getByText('Understood: I left the document as it was.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const rejected = requestsTo('writer')[3]!
+      expect(rejected.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: false } }])
+      expect(rejected.resume?.[0]?.interruptId).not.toBe(interruptId)
+      expect(rejected.state).toEqual({ document: story })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
+      expect(await page.getByTestId('document').textContent()).toContain('three tired fishermen were waving up at her window.')
+      expect(await page.locator('mark.draft').count()).toBe(0)
 
-    await screenshot(page, 'vue-writer')
-    expect(errors).toEqual([])
-    await page.close()
-  }, testTimeout)
+      await screenshot(page, 'vue-writer')
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })
 
 describe('vue-writer: edit before approve', () => {
-  it('answers the interrupt with the edited document and sends it as state', async () => {
-    const { page, errors } = await open('/vue-writer/')
-    await send(page, 'Write a story about a robot')
-    await page.getByRole('button', { name: 'Edit first' }).click()
-    const editor = page.getByRole('textbox', { name: 'Edit the document' })
-    const edited = `${(await editor.inputValue()).replace('Unit Seven', 'Unit Eight')}\n\nThe end.`
-    await editor.fill(edited)
-    await page.getByRole('button', { name: 'Approve edited version' }).click()
-    await page.getByText(/^Saved your edited version/).waitFor()
-    await waitForStatus(page, 'Idle')
+  it(
+    'answers the interrupt with the edited document and sends it as state',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await send(page, 'Write a story about a robot')
+      await page.getByRole('button', { name: 'Edit first' }).click()
+      const editor = page.getByRole('textbox', { name: 'Edit the document' })
+      const edited = `${(await editor.inputValue()).replace('Unit Seven', 'Unit Eight')}\n\nThe end.`
+      await editor.fill(edited)
+      await page.getByRole('button', { name: 'Approve edited version' }).click()
+      await page.getByText(/^Saved your edited version/).waitFor()
+      await waitForStatus(page, 'Idle')
 
-    const [, answer] = requestsTo('writer').slice(-2)
-    expect(answer!.resume).toEqual([{ interruptId: expect.any(String), status: 'resolved', payload: { document: edited, accepted: true } }])
-    expect(answer!.state).toEqual({ document: edited })
-    expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(edited.length))
-    expect(await page.locator('mark.draft').count()).toBe(0)
-    expect(errors).toEqual([])
-    await page.close()
-  }, testTimeout)
+      const [, answer] = requestsTo('writer').slice(-2)
+      expect(answer!.resume).toEqual([{ interruptId: expect.any(String), status: 'resolved', payload: { document: edited, accepted: true } }])
+      expect(answer!.state).toEqual({ document: edited })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(edited.length))
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })
 
 describe('svelte-planner: steps predicted from arguments, confirm_changes, status deltas (LangGraph style)', () => {
-  it('shows the steps as they stream, runs the approved ones and updates their statuses one by one', async () => {
-    const { page, errors } = await open('/svelte-planner/')
-    const plan = planFor('Plan a trip to Mars')
-    await recordInPage(page, 'plans', () => [...document.querySelectorAll('[data-testid=plan] li')].map((li) => li.getAttribute('data-status')))
+  it(
+    'shows the steps as they stream, runs the approved ones and updates their statuses one by one',
+    async () => {
+      const { page, errors } = await open('/svelte-planner/')
+      const plan = planFor('Plan a trip to Mars')
+      await recordInPage(page, 'plans', () => [...document.querySelectorAll('[data-testid=plan] li')].map((li) => li.getAttribute('data-status')))
 
-    await send(page, 'Plan a trip to Mars')
-    await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-    const streamed = await recorded<string[]>(page, 'plans')
-    // The server sends no state while the arguments stream: every count below the full plan came from them.
-    const counts = new Set(streamed.map((steps) => steps.length).filter((count) => count > 0 && count < plan.length))
-    expect(counts.size).toBeGreaterThanOrEqual(3)
-    expect(await page.locator('[data-testid=plan].draft').count()).toBe(1)
-    expect(await page.getByRole('textbox', { name: /^Step \d$/ }).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
-      plan.map((step) => step.description),
-    )
+      await send(page, 'Plan a trip to Mars')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const streamed = await recorded<string[]>(page, 'plans')
+      // The server sends no state while the arguments stream: every count below the full plan came from them.
+      const counts = new Set(streamed.map((steps) => steps.length).filter((count) => count > 0 && count < plan.length))
+      expect(counts.size).toBeGreaterThanOrEqual(3)
+      expect(await page.locator('[data-testid=plan].draft').count()).toBe(1)
+      expect(await page.getByRole('textbox', { name: /^Step \d$/ }).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
+        plan.map((step) => step.description),
+      )
 
-    // Edit before approving: skip step 3.
-    await page.getByRole('checkbox', { name: 'Run step 3' }).uncheck()
-    await screenshot(page, 'svelte-planner-draft')
-    await recordInPage(page, 'runs', () => [...document.querySelectorAll('[data-testid=plan] li')].map((li) => li.getAttribute('data-status')))
-    await page.getByRole('button', { name: 'Approve', exact: true }).click()
-    await page.getByText('All 5 steps are complete (1 skipped).').waitFor()
-    await waitForStatus(page, 'Idle')
+      // Edit before approving: skip step 3.
+      await page.getByRole('checkbox', { name: 'Run step 3' }).uncheck()
+      await screenshot(page, 'svelte-planner-draft')
+      await recordInPage(page, 'runs', () => [...document.querySelectorAll('[data-testid=plan] li')].map((li) => li.getAttribute('data-status')))
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText('All 5 steps are complete (1 skipped).').waitFor()
+      await waitForStatus(page, 'Idle')
 
-    const runs = await recorded<string[]>(page, 'runs')
-    const completed = runs.map((steps) => steps.flatMap((status, index) => (status === 'completed' ? [index] : [])))
-    // One by one, in order: each observed set of completed steps is the previous one plus the next step.
-    expect([...new Set(completed.map((indexes) => indexes.join(',')))]).toEqual(['', '0', '0,1', '0,1,3', '0,1,3,4', '0,1,3,4,5'])
-    expect(runs.some((steps) => steps.includes('executing'))).toBe(true)
-    expect(runs[runs.length - 1]).toEqual(['completed', 'completed', 'disabled', 'completed', 'completed', 'completed'])
+      const runs = await recorded<string[]>(page, 'runs')
+      const completed = runs.map((steps) => steps.flatMap((status, index) => (status === 'completed' ? [index] : [])))
+      // One by one, in order: each observed set of completed steps is the previous one plus the next step.
+      expect([...new Set(completed.map((indexes) => indexes.join(',')))]).toEqual(['', '0', '0,1', '0,1,3', '0,1,3,4', '0,1,3,4,5'])
+      expect(runs.some((steps) => steps.includes('executing'))).toBe(true)
+      expect(runs[runs.length - 1]).toEqual(['completed', 'completed', 'disabled', 'completed', 'completed', 'completed'])
 
-    const [first, second] = requestsTo('planner')
-    expect(first!.state).toEqual({ steps: [] })
-    const confirm = second!.messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : [])).find((call) => call.function.name === 'confirm_changes')
-    expect(lastMessage(second!)).toMatchObject({ role: 'tool', toolCallId: confirm!.id, content: '{"accepted":true}' })
-    expect(second!.state).toEqual({ steps: plan.map((step, index) => ({ ...step, status: index === 2 ? 'disabled' : 'enabled' })) })
+      const [first, second] = requestsTo('planner')
+      expect(first!.state).toEqual({ steps: [] })
+      const confirm = second!.messages
+        .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
+        .find((call) => call.function.name === 'confirm_changes')
+      expect(lastMessage(second!)).toMatchObject({ role: 'tool', toolCallId: confirm!.id, content: '{"accepted":true}' })
+      expect(second!.state).toEqual({ steps: plan.map((step, index) => ({ ...step, status: index === 2 ? 'disabled' : 'enabled' })) })
 
-    await screenshot(page, 'svelte-planner')
-    expect(errors).toEqual([])
-    await page.close()
-  }, testTimeout)
+      await screenshot(page, 'svelte-planner')
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })
 
 describe('react-recipe: shared state with user edits during the run', () => {
-  it('keeps an edit made while the agent streams and sends it on the next run', async () => {
-    const { page, errors } = await open('/react-recipe/')
-    const title = page.getByRole('textbox', { name: 'Recipe title' })
-    const itemCount = () => page.locator('[data-testid=ingredients] li, [data-testid=instructions] li').count()
+  it(
+    'keeps an edit made while the agent streams and sends it on the next run',
+    async () => {
+      const { page, errors } = await open('/react-recipe/')
+      const title = page.getByRole('textbox', { name: 'Recipe title' })
+      const itemCount = () => page.locator('[data-testid=ingredients] li, [data-testid=instructions] li').count()
 
-    await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
-    await page.waitForFunction(() => (document.querySelector('[aria-label="Recipe title"]') as HTMLInputElement | null)?.value === 'Spaghetti Carbonara')
-    await title.fill("Nonna's Carbonara")
-    // The edit happened mid-run, and more of the recipe was still to come.
-    expect(await page.getByTestId('status').textContent()).toBe('LIVE')
-    const itemsAtEdit = await itemCount()
-    expect(itemsAtEdit).toBeLessThan(12)
+      await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+      await page.waitForFunction(() => (document.querySelector('[aria-label="Recipe title"]') as HTMLInputElement | null)?.value === 'Spaghetti Carbonara')
+      await title.fill("Nonna's Carbonara")
+      // The edit happened mid-run, and more of the recipe was still to come.
+      expect(await page.getByTestId('status').textContent()).toBe('LIVE')
+      const itemsAtEdit = await itemCount()
+      expect(itemsAtEdit).toBeLessThan(12)
 
-    await waitForStatus(page, 'Idle')
-    expect(await itemCount()).toBe(12)
-    expect(await title.inputValue()).toBe("Nonna's Carbonara")
+      await waitForStatus(page, 'Idle')
+      expect(await itemCount()).toBe(12)
+      expect(await title.inputValue()).toBe("Nonna's Carbonara")
 
-    await send(page, 'Make it vegetarian')
-    await page.getByText('Done. Everything else is as you left it.').waitFor()
-    await waitForStatus(page, 'Idle')
-    const [first, second] = requestsTo('recipe')
-    expect(first!.state).toMatchObject({ recipe: { title: '', ingredients: [] } })
-    expect(second!.state).toMatchObject({ recipe: { title: "Nonna's Carbonara", skill_level: 'Intermediate' } })
-    expect((second!.state as { recipe: { ingredients: unknown[] } }).recipe.ingredients).toHaveLength(6)
-    // The agent worked from the edited recipe: it kept the title and swapped the guanciale.
-    expect(await page.getByText('Updating “Nonna\'s Carbonara”: smoked mushrooms instead of guanciale.').isVisible()).toBe(true)
-    expect(await title.inputValue()).toBe("Nonna's Carbonara")
-    expect(await page.getByRole('textbox', { name: 'Ingredient 2' }).inputValue()).toBe('Smoked mushrooms')
-    expect(await page.getByRole('button', { name: 'Vegetarian', exact: true }).getAttribute('aria-pressed')).toBe('true')
+      await send(page, 'Make it vegetarian')
+      await page.getByText('Done. Everything else is as you left it.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const [first, second] = requestsTo('recipe')
+      expect(first!.state).toMatchObject({ recipe: { title: '', ingredients: [] } })
+      expect(second!.state).toMatchObject({ recipe: { title: "Nonna's Carbonara", skill_level: 'Intermediate' } })
+      expect((second!.state as { recipe: { ingredients: unknown[] } }).recipe.ingredients).toHaveLength(6)
+      // The agent worked from the edited recipe: it kept the title and swapped the guanciale.
+      expect(await page.getByText("Updating “Nonna's Carbonara”: smoked mushrooms instead of guanciale.").isVisible()).toBe(true)
+      expect(await title.inputValue()).toBe("Nonna's Carbonara")
+      expect(await page.getByRole('textbox', { name: 'Ingredient 2' }).inputValue()).toBe('Smoked mushrooms')
+      expect(await page.getByRole('button', { name: 'Vegetarian', exact: true }).getAttribute('aria-pressed')).toBe('true')
 
-    await screenshot(page, 'react-recipe')
-    expect(errors).toEqual([])
-    await page.close()
-  }, testTimeout)
+      await screenshot(page, 'react-recipe')
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const screenshotsDir = join(root, 'test-results', 'screenshots')
@@ -19,7 +19,17 @@ export async function buildExamples(): Promise<string> {
   const outDir = join(root, 'test-results', 'examples-build')
   await promisify(execFile)(
     process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'examples/vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    [
+      join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      join(root, 'examples/vite.config.ts'),
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--logLevel',
+      'error',
+    ],
     { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 90_000 },
   )
   return outDir

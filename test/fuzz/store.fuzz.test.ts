@@ -154,7 +154,9 @@ describe('store operations against a reference model (fast-check)', () => {
                 type: 'RUN_FINISHED',
                 threadId: 't',
                 runId: 'r',
-                ...(step.interrupt ? { outcome: { type: 'interrupt', interrupts: [{ id: `i${runs}`, reason: 'tool_call', ...(openCall ? { toolCallId: openCall } : {}) }] } } : {}),
+                ...(step.interrupt
+                  ? { outcome: { type: 'interrupt', interrupts: [{ id: `i${runs}`, reason: 'tool_call', ...(openCall ? { toolCallId: openCall } : {}) }] } }
+                  : {}),
               })
               agent.complete()
               await Promise.resolve()

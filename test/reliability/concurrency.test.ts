@@ -1,10 +1,10 @@
 // Category 6: concurrency, over real HTTP through HttpAgent and the store.
 import { HttpAgent } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
-import { createAgentStore, type AgentSnapshot, type AgentStore } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ev, reply, sse, startHostileServer, waitFor, type Exchange, type Handler, type HostileServer } from './hostile-server'
-import { afterPrelude, expectReady, healthy, initialState, prelude, storeOn, type Doc } from './scenario'
+import { type Exchange, ev, type Handler, type HostileServer, reply, sse, startHostileServer, waitFor } from './hostile-server'
+import { afterPrelude, type Doc, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -58,7 +58,9 @@ const phases: Phase[] = [
   { name: 'mid tool arguments, with a draft', handlers: [holdAfter(prelude)], reached: (s) => s.predictions.length === 1, committed: afterPrelude },
   {
     name: 'between deltas',
-    handlers: [holdAfter((input) => [ev.started(input), ev.delta({ op: 'replace', path: '/count', value: 1 }), ev.delta({ op: 'add', path: '/extra', value: [1] })])],
+    handlers: [
+      holdAfter((input) => [ev.started(input), ev.delta({ op: 'replace', path: '/count', value: 1 }), ev.delta({ op: 'add', path: '/extra', value: [1] })]),
+    ],
     reached: (s) => 'extra' in (s.state as object),
     committed: { ...initialState, count: 1, extra: [1] } as Doc,
   },
@@ -84,7 +86,14 @@ const phases: Phase[] = [
 
 describe('abort() during every phase of a run', () => {
   it.each(phases)('$name: idle, no error, drafts discarded, request closed, late events ignored', async (phase) => {
-    server.handle(...phase.handlers.map((handler): Handler => (exchange) => handler({ ...exchange, input: { ...exchange.input, runId: 'remote' } })), healthy)
+    server.handle(
+      ...phase.handlers.map(
+        (handler): Handler =>
+          (exchange) =>
+            handler({ ...exchange, input: { ...exchange.input, runId: 'remote' } }),
+      ),
+      healthy,
+    )
     const { store, errors } = storeOn(server)
     await phase.before?.(store)
     const requests = server.requests.length
@@ -125,7 +134,13 @@ describe('abort() during every phase of a run', () => {
     server.handle((exchange) => {
       exchange.start()
       // Ten deltas in one write: they reach the client together.
-      exchange.end(sse([ev.started(exchange.input), ...Array.from({ length: 10 }, (_, i) => ev.delta({ op: 'replace', path: '/count', value: i + 1 })), ev.finished(exchange.input)]))
+      exchange.end(
+        sse([
+          ev.started(exchange.input),
+          ...Array.from({ length: 10 }, (_, i) => ev.delta({ op: 'replace', path: '/count', value: i + 1 })),
+          ev.finished(exchange.input),
+        ]),
+      )
     })
     const { store } = storeOn(server)
     const counts: number[] = []

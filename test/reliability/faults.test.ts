@@ -4,8 +4,8 @@ import type { RunAgentInput } from '@ag-ui/core'
 import type { AgentStoreError, RunOptions } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectRun } from '../../packages/core/src/run'
-import { ev, httpError, reply, sse, startHostileServer, waitFor, type Exchange, type Handler, type HostileServer } from './hostile-server'
-import { afterPrelude, expectDraftInFlight, expectFailed, expectReady, healthy, initialState, prelude, storeOn, type Doc } from './scenario'
+import { type Exchange, ev, type Handler, type HostileServer, httpError, reply, sse, startHostileServer, waitFor } from './hostile-server'
+import { afterPrelude, type Doc, expectDraftInFlight, expectFailed, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -35,7 +35,12 @@ interface Fault {
 }
 
 const faults: Fault[] = [
-  { name: 'the connection drops mid-event', handler: afterDraft(async (x) => (await x.write(cutEvent), x.destroy())), code: 'TRANSPORT', committed: afterPrelude },
+  {
+    name: 'the connection drops mid-event',
+    handler: afterDraft(async (x) => (await x.write(cutEvent), x.destroy())),
+    code: 'TRANSPORT',
+    committed: afterPrelude,
+  },
   { name: 'the body ends cleanly mid-event', handler: afterDraft((x) => x.end(cutEvent)), code: 'TRANSPORT', committed: afterPrelude },
   {
     name: 'the last event, RUN_FINISHED, lacks its blank line',
@@ -60,9 +65,27 @@ const faults: Fault[] = [
   { name: 'headers, then an empty body', handler: (x) => (x.start(), x.end()), code: 'TRANSPORT', committed: initialState },
   { name: 'headers, then the connection drops', handler: async (x) => (x.start(), await x.write(''), x.destroy()), code: 'TRANSPORT', committed: initialState },
   { name: 'the connection drops before any response', handler: (x) => x.destroy(), code: 'TRANSPORT', committed: initialState },
-  { name: 'HTTP 400 with a JSON body', handler: httpError(400, 'application/json', '{"detail":"bad input"}'), code: 'TRANSPORT', committed: initialState, status: 400 },
-  { name: 'HTTP 401 with a JSON body', handler: httpError(401, 'application/json', '{"error":"unauthorized"}'), code: 'TRANSPORT', committed: initialState, status: 401 },
-  { name: 'HTTP 404 with an HTML body', handler: httpError(404, 'text/html', '<html><body><h1>Not Found</h1></body></html>'), code: 'TRANSPORT', committed: initialState, status: 404 },
+  {
+    name: 'HTTP 400 with a JSON body',
+    handler: httpError(400, 'application/json', '{"detail":"bad input"}'),
+    code: 'TRANSPORT',
+    committed: initialState,
+    status: 400,
+  },
+  {
+    name: 'HTTP 401 with a JSON body',
+    handler: httpError(401, 'application/json', '{"error":"unauthorized"}'),
+    code: 'TRANSPORT',
+    committed: initialState,
+    status: 401,
+  },
+  {
+    name: 'HTTP 404 with an HTML body',
+    handler: httpError(404, 'text/html', '<html><body><h1>Not Found</h1></body></html>'),
+    code: 'TRANSPORT',
+    committed: initialState,
+    status: 404,
+  },
   {
     name: 'HTTP 422 with a validation error',
     handler: httpError(422, 'application/json', JSON.stringify({ detail: [{ loc: ['body', 'messages'], msg: 'field required' }] })),
@@ -70,8 +93,20 @@ const faults: Fault[] = [
     committed: initialState,
     status: 422,
   },
-  { name: 'HTTP 429 with Retry-After', handler: ({ response }) => (response.writeHead(429, { 'Retry-After': '1' }), response.end('slow down')), code: 'TRANSPORT', committed: initialState, status: 429 },
-  { name: 'HTTP 500 with an HTML body', handler: httpError(500, 'text/html', '<html><body>Internal Server Error</body></html>'), code: 'TRANSPORT', committed: initialState, status: 500 },
+  {
+    name: 'HTTP 429 with Retry-After',
+    handler: ({ response }) => (response.writeHead(429, { 'Retry-After': '1' }), response.end('slow down')),
+    code: 'TRANSPORT',
+    committed: initialState,
+    status: 429,
+  },
+  {
+    name: 'HTTP 500 with an HTML body',
+    handler: httpError(500, 'text/html', '<html><body>Internal Server Error</body></html>'),
+    code: 'TRANSPORT',
+    committed: initialState,
+    status: 500,
+  },
   { name: 'HTTP 502 with an empty body', handler: httpError(502, 'text/plain', ''), code: 'TRANSPORT', committed: initialState, status: 502 },
   { name: 'HTTP 503 with malformed JSON', handler: httpError(503, 'application/json', '{"error": '), code: 'TRANSPORT', committed: initialState, status: 503 },
   {
@@ -90,7 +125,9 @@ const faults: Fault[] = [
   },
   {
     name: 'HTTP 200 with an HTML page',
-    handler: ({ response }) => (response.writeHead(200, { 'Content-Type': 'text/html' }), response.end('<!doctype html>\n<html><body>Welcome</body></html>\n\n')),
+    handler: ({ response }) => (
+      response.writeHead(200, { 'Content-Type': 'text/html' }), response.end('<!doctype html>\n<html><body>Welcome</body></html>\n\n')
+    ),
     code: 'TRANSPORT',
     committed: initialState,
   },
@@ -100,7 +137,12 @@ const faults: Fault[] = [
     code: 'TRANSPORT',
     committed: initialState,
   },
-  { name: 'RUN_ERROR mid-run', handler: afterDraft((x) => x.end(sse([ev.error('model overloaded', 'overloaded')]))), code: 'RUN_ERROR', committed: afterPrelude },
+  {
+    name: 'RUN_ERROR mid-run',
+    handler: afterDraft((x) => x.end(sse([ev.error('model overloaded', 'overloaded')]))),
+    code: 'RUN_ERROR',
+    committed: afterPrelude,
+  },
 ]
 
 it('shows the prelude of every fault as a draft while it streams', async () => {
@@ -146,7 +188,10 @@ describe('each fault ends the run in error, drafts discarded, committed state in
 })
 
 it('reports a RUN_ERROR to onError, as it does every other way a run fails', async () => {
-  server.handle(afterDraft((x) => x.end(sse([ev.error('model overloaded', 'overloaded')]))), healthy)
+  server.handle(
+    afterDraft((x) => x.end(sse([ev.error('model overloaded', 'overloaded')]))),
+    healthy,
+  )
   const { store, errors } = storeOn(server)
   await store.run()
   expectFailed(store, 'RUN_ERROR')
@@ -158,7 +203,11 @@ it('survives connection drops mid-body without an unhandled rejection (@ag-ui/cl
   const record = (reason: unknown) => unhandled.push(reason)
   process.on('unhandledRejection', record)
   try {
-    server.handle(afterDraft((x) => x.destroy()), afterDraft(async (x) => (await x.write(cutEvent), x.destroy())), healthy)
+    server.handle(
+      afterDraft((x) => x.destroy()),
+      afterDraft(async (x) => (await x.write(cutEvent), x.destroy())),
+      healthy,
+    )
     const { store } = storeOn(server)
     await store.run()
     expectFailed(store, 'TRANSPORT')
@@ -190,7 +239,10 @@ describe('a server that never answers', () => {
   })
 
   it('abort() after a draft streamed restores the draft and closes the request', async () => {
-    server.handle(afterDraft((x) => x.closed), healthy)
+    server.handle(
+      afterDraft((x) => x.closed),
+      healthy,
+    )
     const { store } = storeOn(server)
     const done = store.run()
     await waitFor(() => store.getState().predictions.length === 1)
@@ -209,7 +261,12 @@ function connect(agent: HttpAgent, timeoutMs: number) {
   const events: string[] = []
   const started = performance.now()
   return new Promise<{ events: string[]; error: AgentStoreError | undefined; elapsed: number }>((resolve) => {
-    connectRun(agent, input, { event: (event) => events.push(event.type), end: (error) => resolve({ events, error, elapsed: performance.now() - started }) }, { timeoutMs })
+    connectRun(
+      agent,
+      input,
+      { event: (event) => events.push(event.type), end: (error) => resolve({ events, error, elapsed: performance.now() - started }) },
+      { timeoutMs },
+    )
   })
 }
 
@@ -258,7 +315,11 @@ describe('idle timeout (connectRun option timeoutMs)', () => {
 
   it('releases its timer however the run ends', async () => {
     const before = timers()
-    server.handle(reply((input) => [ev.started(input), ev.finished(input)]), (x) => x.destroy(), httpError(500, 'text/plain', 'no'))
+    server.handle(
+      reply((input) => [ev.started(input), ev.finished(input)]),
+      (x) => x.destroy(),
+      httpError(500, 'text/plain', 'no'),
+    )
     for (let i = 0; i < 3; i++) await connect(new HttpAgent({ url: server.url }), 10_000)
     expect(timers()).toBe(before)
   })
@@ -266,7 +327,10 @@ describe('idle timeout (connectRun option timeoutMs)', () => {
 
 describe('idle timeout through the store (needs the store to pass timeoutMs to connectRun)', () => {
   it('run({ timeoutMs }) ends a stalled run in error, drafts discarded, and the store runs again', async () => {
-    server.handle(afterDraft((x) => x.closed), healthy)
+    server.handle(
+      afterDraft((x) => x.closed),
+      healthy,
+    )
     const { store } = storeOn(server)
     const done = store.run({ timeoutMs: 150 } as RunOptions & { timeoutMs: number })
     // Bounded even while the option is not wired: give up after 2 s and stop the run by hand.

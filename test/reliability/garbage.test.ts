@@ -3,8 +3,8 @@
 import type { RunAgentInput } from '@ag-ui/core'
 import type { AgentSnapshot, AgentStoreOptions } from '@agent-state/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ev, reply, sse, startHostileServer, type HostileServer } from './hostile-server'
-import { expectFailed, expectReady, healthy, initialState, prelude, storeOn, type Doc } from './scenario'
+import { ev, type HostileServer, reply, sse, startHostileServer } from './hostile-server'
+import { type Doc, expectFailed, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -57,21 +57,35 @@ describe('data that is not an event', () => {
   it.each(['{not json}', 'undefined', "{'type': 'RUN_FINISHED'}", '{"type":"STATE_DELTA"', 'NaN', '\u0000'])(
     'data %j fails the run with INVALID_EVENT; nothing after it is applied',
     async (garbage) => {
-      const { store, errors } = await runOnce((input) => [...prelude(input), garbage, ev.delta({ op: 'replace', path: '/count', value: 99 }), ev.finished(input)])
+      const { store, errors } = await runOnce((input) => [
+        ...prelude(input),
+        garbage,
+        ev.delta({ op: 'replace', path: '/count', value: 99 }),
+        ev.finished(input),
+      ])
       expectFailed(store, 'INVALID_EVENT')
       expect(errors.map((e) => e.code)).toEqual(['INVALID_EVENT'])
       await expectReady(store, server)
     },
   )
 
-  it.each(['[]', '[{"type":"RUN_FINISHED"}]', 'null', '42', '"RUN_FINISHED"', 'true', '{}', '{"type":5}', '{"type":""}', '{"type":null}', '{"type":["RUN_FINISHED"]}'])(
-    'JSON %s that is not an event fails the run with INVALID_EVENT',
-    async (garbage) => {
-      const { store } = await runOnce((input) => [...prelude(input), garbage, ev.finished(input)])
-      expectFailed(store, 'INVALID_EVENT')
-      await expectReady(store, server)
-    },
-  )
+  it.each([
+    '[]',
+    '[{"type":"RUN_FINISHED"}]',
+    'null',
+    '42',
+    '"RUN_FINISHED"',
+    'true',
+    '{}',
+    '{"type":5}',
+    '{"type":""}',
+    '{"type":null}',
+    '{"type":["RUN_FINISHED"]}',
+  ])('JSON %s that is not an event fails the run with INVALID_EVENT', async (garbage) => {
+    const { store } = await runOnce((input) => [...prelude(input), garbage, ev.finished(input)])
+    expectFailed(store, 'INVALID_EVENT')
+    await expectReady(store, server)
+  })
 
   it('skips an event with an empty data field, as the standard says', async () => {
     const { store, errors } = await runOnce((input) => [ev.started(input), '', ev.finished(input)])
@@ -196,11 +210,7 @@ describe('state deltas', () => {
   it('rejects a whole delta with an unknown op among valid ones (INVALID_EVENT: the schema knows the ops): none of it applies', async () => {
     const { store, published } = await runOnce((input) => [
       ev.started(input),
-      ev.delta(
-        { op: 'replace', path: '/count', value: 1 },
-        { op: 'merge', path: '/doc', value: 'x' },
-        { op: 'replace', path: '/doc', value: 'after' },
-      ),
+      ev.delta({ op: 'replace', path: '/count', value: 1 }, { op: 'merge', path: '/doc', value: 'x' }, { op: 'replace', path: '/doc', value: 'after' }),
       ev.finished(input),
     ])
     expect(store.getState().error).toMatchObject({ code: 'INVALID_EVENT', eventType: 'STATE_DELTA' })
@@ -264,7 +274,11 @@ describe('hostile sizes and shapes', () => {
   })
 
   it('passes a 100,000-level CUSTOM value to event listeners without walking it', async () => {
-    const { store, seen, errors } = await runOnce((input) => [ev.started(input), `{"type":"CUSTOM","name":"deep","value":${deep(100_000)}}`, ev.finished(input)])
+    const { store, seen, errors } = await runOnce((input) => [
+      ev.started(input),
+      `{"type":"CUSTOM","name":"deep","value":${deep(100_000)}}`,
+      ev.finished(input),
+    ])
     expect(errors).toEqual([])
     expect(seen).toEqual(['RUN_STARTED', 'CUSTOM', 'RUN_FINISHED'])
     expect(store.getState()).toMatchObject({ status: 'idle', state: initialState })
@@ -313,13 +327,16 @@ describe('hostile sizes and shapes', () => {
 
   it('rejects a state over maxStateBytes whether it comes whole or grows delta by delta', async () => {
     const chunk = 'z'.repeat(1024 * 1024)
-    const { store, errors } = await runOnce((input) => [
-      ev.started(input),
-      ev.delta({ op: 'add', path: '/a', value: chunk }),
-      ev.delta({ op: 'add', path: '/b', value: chunk }),
-      ev.delta({ op: 'add', path: '/c', value: chunk }),
-      ev.finished(input),
-    ], { limits: { maxStateBytes: 2.5 * 1024 * 1024 } })
+    const { store, errors } = await runOnce(
+      (input) => [
+        ev.started(input),
+        ev.delta({ op: 'add', path: '/a', value: chunk }),
+        ev.delta({ op: 'add', path: '/b', value: chunk }),
+        ev.delta({ op: 'add', path: '/c', value: chunk }),
+        ev.finished(input),
+      ],
+      { limits: { maxStateBytes: 2.5 * 1024 * 1024 } },
+    )
     expect(errors.map((e) => [e.code, e.limit])).toEqual([['LIMIT_EXCEEDED', 'maxStateBytes']])
     expect(Object.keys(store.getState().state)).toEqual(['doc', 'count', 'a', 'b'])
   })
@@ -417,7 +434,9 @@ describe('prototype keys everywhere', () => {
     await store.run()
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['__proto__'])
     await store.respond('__proto__', { constructor: { prototype: { polluted: true } } })
-    expect(server.requests.at(-1)!.resume).toEqual([{ interruptId: '__proto__', status: 'resolved', payload: { constructor: { prototype: { polluted: true } } } }])
+    expect(server.requests.at(-1)!.resume).toEqual([
+      { interruptId: '__proto__', status: 'resolved', payload: { constructor: { prototype: { polluted: true } } } },
+    ])
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
   })
 })

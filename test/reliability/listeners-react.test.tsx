@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 // Category 4: a React binding under faults, during real HTTP runs. Updates come from the network,
 // outside act(), the way they do in an app.
+
+import type { ReadableAgentStore } from '@agent-state/core'
+import { useAgentStore } from '@agent-state/react'
 import { cleanup, render } from '@testing-library/react'
 import { StrictMode, useEffect } from 'react'
-import { useAgentStore } from '@agent-state/react'
-import type { ReadableAgentStore } from '@agent-state/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ev, gate, sse, startHostileServer, waitFor, type Exchange, type HostileServer } from './hostile-server'
-import { storeOn, type Doc } from './scenario'
 import { countSubscriptions } from '../support/count-subscriptions'
+import { type Exchange, ev, gate, type HostileServer, sse, startHostileServer, waitFor } from './hostile-server'
+import { type Doc, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -19,7 +20,6 @@ afterEach(() => {
   cleanup()
   vi.restoreAllMocks()
 })
-
 
 /** Streams `tokens` text tokens one write at a time, pausing at `pauseAt` until the test opens `resume`. */
 function slowText(tokens: number, pauseAt: number, resume: Promise<void>) {

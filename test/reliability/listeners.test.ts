@@ -1,9 +1,9 @@
 // Category 4: listeners under faults, during real HTTP runs.
 import type { AgentSnapshot } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ev, gate, reply, sse, startHostileServer, waitFor, type HostileServer } from './hostile-server'
-import { storeOn, type Doc } from './scenario'
 import { countSubscriptions } from '../support/count-subscriptions'
+import { ev, gate, type HostileServer, reply, sse, startHostileServer, waitFor } from './hostile-server'
+import { type Doc, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { HttpAgent, type HttpAgentConfig } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
-import { createAgentStore, type AgentStore, type AgentStoreError, type AgentStoreOptions } from '@agent-state/core'
+import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '@agent-state/core'
 import { expect } from 'vitest'
-import { ev, reply, type Handler, type HostileServer } from './hostile-server'
+import { ev, type Handler, type HostileServer, reply } from './hostile-server'
 
 /**
  * The state every fault scenario starts from. A failing run first commits `count: 1` (a key no
@@ -31,11 +31,7 @@ export const healthy: Handler = reply((input) => [
   ev.finished(input),
 ])
 
-export function storeOn<S = Doc>(
-  server: HostileServer,
-  options: Partial<AgentStoreOptions<S>> = {},
-  agentConfig: Partial<HttpAgentConfig> = {},
-) {
+export function storeOn<S = Doc>(server: HostileServer, options: Partial<AgentStoreOptions<S>> = {}, agentConfig: Partial<HttpAgentConfig> = {}) {
   const errors: AgentStoreError[] = []
   const agent = new HttpAgent({ url: server.url, ...agentConfig })
   const store = createAgentStore<S>({

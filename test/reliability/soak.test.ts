@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ev, sse, startHostileServer, type Handler, type HostileServer } from './hostile-server'
+import { ev, type Handler, type HostileServer, sse, startHostileServer } from './hostile-server'
 import { storeOn } from './scenario'
 
 let server: HostileServer
@@ -50,7 +50,9 @@ function heavyRun(input: RunAgentInput, total: number): unknown[] {
         events.push(ev.delta({ op: 'replace', path: '/count', value: i }))
         break
       default:
-        events.push(i % 400 === 3 ? ev.delta({ op: 'add', path: '/log/-', value: { i, at: `t${i}` } }) : ev.delta({ op: 'replace', path: '/last', value: `e${i}` }))
+        events.push(
+          i % 400 === 3 ? ev.delta({ op: 'add', path: '/log/-', value: { i, at: `t${i}` } }) : ev.delta({ op: 'replace', path: '/last', value: `e${i}` }),
+        )
     }
   }
   events.push(ev.toolArgs('c1', '"}'), ev.toolEnd('c1'), ev.textEnd('m1'), ev.finished(input))
@@ -120,11 +122,15 @@ describe('soak', () => {
     const env = { ...process.env }
     // Measured as an app runs: outside vitest, so @ag-ui/client is not in its development mode.
     for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TEST') delete env[key]
-    const child = spawn(process.execPath, ['--expose-gc', '--conditions=source', '--import', 'tsx', 'test/reliability/soak-client.ts', server.url, String(RUNS)], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--conditions=source', '--import', 'tsx', 'test/reliability/soak-client.ts', server.url, String(RUNS)],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))

@@ -4,8 +4,8 @@ import type { RunAgentInput } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SseFramer } from '../../packages/core/src/sse-transport'
-import { ev, gate, reply, sse, startHostileServer, type HostileServer } from './hostile-server'
-import { afterPrelude, expectFailed, expectReady, healthy, prelude, storeOn, type Doc } from './scenario'
+import { ev, gate, type HostileServer, reply, sse, startHostileServer } from './hostile-server'
+import { afterPrelude, type Doc, expectFailed, expectReady, healthy, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {
@@ -266,20 +266,17 @@ describe('event size', () => {
   it('fails a run with LIMIT_EXCEEDED for one byte over, without reading the rest, and stays ready', async () => {
     const big = snapshotOfSize(defaultLimit + 1)
     let written = 0
-    server.handle(
-      async (exchange) => {
-        exchange.start()
-        await exchange.write(sse(prelude(exchange.input)))
-        for (let i = 0; i < big.length; i += MiB) {
-          if (!(await exchange.write(`${i === 0 ? 'data: ' : ''}${big.slice(i, i + MiB)}`))) return
-          written += Math.min(MiB, big.length - i)
-        }
-        // A server that keeps going after the event: the client must not wait for any of it.
-        for (let i = 0; i < 64 && (await exchange.write('x'.repeat(MiB))); i++) written += MiB
-        exchange.end()
-      },
-      healthy,
-    )
+    server.handle(async (exchange) => {
+      exchange.start()
+      await exchange.write(sse(prelude(exchange.input)))
+      for (let i = 0; i < big.length; i += MiB) {
+        if (!(await exchange.write(`${i === 0 ? 'data: ' : ''}${big.slice(i, i + MiB)}`))) return
+        written += Math.min(MiB, big.length - i)
+      }
+      // A server that keeps going after the event: the client must not wait for any of it.
+      for (let i = 0; i < 64 && (await exchange.write('x'.repeat(MiB))); i++) written += MiB
+      exchange.end()
+    }, healthy)
     const { store, errors } = storeOn(server)
     const drafts: unknown[] = []
     const unsubscribe = store.subscribe((s) => {
@@ -299,16 +296,13 @@ describe('event size', () => {
 
   it('fails a line that never ends at the limit, whatever the field', async () => {
     let written = 0
-    server.handle(
-      async (exchange) => {
-        exchange.start()
-        await exchange.write(sse(prelude(exchange.input)))
-        await exchange.write(': a comment that never ends ')
-        for (let i = 0; i < 64 && (await exchange.write('y'.repeat(MiB))); i++) written += MiB
-        exchange.end()
-      },
-      healthy,
-    )
+    server.handle(async (exchange) => {
+      exchange.start()
+      await exchange.write(sse(prelude(exchange.input)))
+      await exchange.write(': a comment that never ends ')
+      for (let i = 0; i < 64 && (await exchange.write('y'.repeat(MiB))); i++) written += MiB
+      exchange.end()
+    }, healthy)
     const { store } = storeOn(server)
     await store.run()
     expectFailed(store, 'LIMIT_EXCEEDED')

@@ -1,12 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { EventEncoder } from '@ag-ui/encoder'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { EventEncoder } from '@ag-ui/encoder'
 
 /** What a scripted endpoint does with one request: events to stream, or full control of the response. */
-export type Script =
-  | readonly BaseEvent[]
-  | ((input: RunAgentInput, response: ServerResponse) => readonly BaseEvent[] | Promise<void> | void)
+export type Script = readonly BaseEvent[] | ((input: RunAgentInput, response: ServerResponse) => readonly BaseEvent[] | Promise<void> | void)
 
 export interface TestServer {
   url: string

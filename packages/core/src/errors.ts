@@ -53,5 +53,4 @@ export class AgentStoreError extends Error implements AgentStoreErrorDetails {
   }
 }
 
-export const isAgentStoreError = (value: unknown): value is AgentStoreError =>
-  value instanceof AgentStoreError
+export const isAgentStoreError = (value: unknown): value is AgentStoreError => value instanceof AgentStoreError

@@ -4,6 +4,9 @@ export function createId(): string {
   const cryptoApi = globalThis.crypto as Crypto | undefined
   if (cryptoApi && typeof cryptoApi.randomUUID === 'function') return cryptoApi.randomUUID()
   let id = ''
-  for (let i = 0; i < 4; i++) id += Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0')
+  for (let i = 0; i < 4; i++)
+    id += Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0')
   return `${id.slice(0, 8)}-${id.slice(8, 12)}-4${id.slice(13, 16)}-a${id.slice(17, 20)}-${id.slice(20, 32)}`
 }

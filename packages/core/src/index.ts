@@ -1,7 +1,7 @@
-export { createAgentStore } from './store'
-export { AgentStoreError, isAgentStoreError } from './errors'
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
+export { AgentStoreError, isAgentStoreError } from './errors'
 export { shallow } from './shallow'
+export { createAgentStore } from './store'
 export type {
   AgentSnapshot,
   AgentStore,
@@ -10,9 +10,9 @@ export type {
   Confirmation,
   ConfirmationSource,
   EqualityFn,
+  Listener,
   Prediction,
   PredictionMapping,
-  Listener,
   ReadableAgentStore,
   RunOptions,
   RunStatus,

@@ -78,11 +78,7 @@ const own = (obj: object, key: string): unknown => (Object.hasOwn(obj, key) ? (o
  * their identity and `value` is `document` itself when nothing changed. On failure, the result
  * names the failing operation. Operation values are inserted as they are, not cloned.
  */
-export function applyPatch<T>(
-  document: T,
-  operations: readonly unknown[],
-  limits: Partial<PatchLimits> = {},
-): PatchResult<T> {
+export function applyPatch<T>(document: T, operations: readonly unknown[], limits: Partial<PatchLimits> = {}): PatchResult<T> {
   const maxOps = limits.maxOps ?? DEFAULT_MAX_OPS
   if (!Array.isArray(operations)) return failure(0, undefined, 'the patch is not an array')
   if (operations.length > maxOps) {

@@ -14,8 +14,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return proto === Object.prototype || proto === null
 }
 
-const isContainer = (value: unknown): value is JsonObject | unknown[] =>
-  Array.isArray(value) || isPlainObject(value)
+const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
 
 const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
 
@@ -27,8 +26,7 @@ interface Frame {
 }
 
 // The pointer of the child currently being visited: built only when reporting a failure.
-const framePath = (frames: readonly Frame[]) =>
-  frames.map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1))).join('')
+const framePath = (frames: readonly Frame[]) => frames.map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1))).join('')
 
 type FailureKind = Extract<JsonMeasure, { ok: false }>['kind']
 
@@ -151,9 +149,7 @@ export function replaceEqualDeep<T>(prev: unknown, next: T): T {
     if (frame.index < size) {
       const key = frame.keys ? frame.keys[frame.index]! : frame.index
       const n = read(frame.next, key)
-      const hasPrev = frame.keys
-        ? Object.hasOwn(frame.prev, key)
-        : (key as number) < (frame.prev as unknown[]).length
+      const hasPrev = frame.keys ? Object.hasOwn(frame.prev, key) : (key as number) < (frame.prev as unknown[]).length
       const p = hasPrev ? read(frame.prev, key) : undefined
       if (hasPrev && p !== n && bothContainers(p, n)) {
         frames.push(open(p, n))
@@ -181,8 +177,7 @@ function open(prev: JsonObject | unknown[], next: unknown): ShareFrame {
   return { prev, next: n, keys: Array.isArray(n) ? null : Object.keys(n), index: 0, out: null, same: 0 }
 }
 
-const read = (container: JsonObject | unknown[], key: string | number) =>
-  (container as Record<string | number, unknown>)[key]
+const read = (container: JsonObject | unknown[], key: string | number) => (container as Record<string | number, unknown>)[key]
 
 // Records the shared value of the current child and moves on.
 function settle(frame: ShareFrame, same: boolean, value: unknown, original: unknown) {

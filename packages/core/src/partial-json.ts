@@ -4,7 +4,7 @@
 // the open containers a chunk touches (its depth and their widths), never a re-parse.
 // Its Tokenizer and TokenParser are wired by hand rather than through JSONParser, whose onToken
 // hook runs before the token is validated: here a token reaches the value only once it is valid.
-import { TokenParser, Tokenizer, TokenType, type ParsedTokenInfo } from '@streamparser/json'
+import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json'
 import { deepEqual } from './json-value'
 
 export interface PartialJsonReader {
@@ -306,8 +306,7 @@ function endsWithHighSurrogate(text: string): boolean {
 }
 
 const BACKSLASH = 0x5c
-const isHexDigit = (code: number) =>
-  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
+const isHexDigit = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 
 /**
  * Where an escape sequence cut off at the end of `text` starts (`\`, `\u`, `\u0`…`\u123`), or

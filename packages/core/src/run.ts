@@ -1,8 +1,8 @@
-import { transformChunks, verifyEvents, type AbstractAgent } from '@ag-ui/client'
-import { AGUIError, EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
+import { type AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
+import { AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { defaultLimits } from './reduce/state'
-import { wrapFetch, type FetchFn, type SseOptions } from './sse-transport'
+import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
 
 export interface RunHandlers {
   /** Each event as the agent streams it, chunks expanded and lifecycle order verified. */
@@ -37,12 +37,7 @@ const isFetchingAgent = (agent: AbstractAgent): agent is FetchingAgent => {
  * One call is one run: the stream is closed at its first RUN_FINISHED or RUN_ERROR, and whatever
  * a server sends after that is never read.
  */
-export function connectRun(
-  agent: AbstractAgent,
-  input: RunAgentInput,
-  handlers: RunHandlers,
-  options: ConnectOptions = {},
-): RunConnection {
+export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   let open = true
   let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a

@@ -16,7 +16,7 @@ export function shallow<T>(a: T, b: T): boolean {
   const keysA = Object.keys(a)
   if (keysA.length !== Object.keys(b).length) return false
   for (const key of keysA) {
-    if (!Object.prototype.hasOwnProperty.call(b, key) || !Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false
+    if (!Object.hasOwn(b, key) || !Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false
   }
   return true
 }

@@ -1,25 +1,24 @@
-import { EventType, type BaseEvent, type Event, type Message, type ResumeEntry, type RunAgentInput } from '@ag-ui/core'
-import { diffState, replayEdits, type EditOperation } from './edits'
+import { type BaseEvent, type Event, EventType, type Message, type ResumeEntry, type RunAgentInput } from '@ag-ui/core'
+import { diffState, type EditOperation, replayEdits } from './edits'
 import { AgentStoreError } from './errors'
 import { createId } from './ids'
-import { copySnapshot, type Mutable } from './snapshot'
 import { createPartialJsonReader, selectArgument } from './partial-json'
 import { checkEvent, reduceEvent } from './reduce'
-import { collectConfirmations, parseOnInterrupt, toWire, type Answer, type WireAnswer } from './reduce/confirmations'
+import { type Answer, collectConfirmations, parseOnInterrupt, toWire, type WireAnswer } from './reduce/confirmations'
 import {
-  ABSENT,
   deriveCommitted,
   derivePredictions,
   mappedKeys,
-  parsePredictState,
-  valueAt,
-  withKey,
   type Pending,
   type PendingKey,
+  parsePredictState,
   type RunContext,
+  valueAt,
+  withKey,
 } from './reduce/drafts'
-import { acceptState, applyDelta, checkState, defaultLimits, toValidator, type StateRules } from './reduce/state'
+import { acceptState, applyDelta, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
 import { connectRun, type RunConnection } from './run'
+import { copySnapshot, type Mutable } from './snapshot'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Confirmation, Listener, RunOptions, StateUpdate } from './types'
 
 const noMessages: readonly Message[] = Object.freeze([])
@@ -172,7 +171,15 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     if (existing && unchanged(existing, patch)) return pending
     const entry: PendingKey = existing
       ? { ...existing, ...patch }
-      : { baseline: valueAt(model.snapshot.committed, key), runId: run?.runId, toolCallId: undefined, tool: undefined, toolArgument: undefined, complete: false, ...patch }
+      : {
+          baseline: valueAt(model.snapshot.committed, key),
+          runId: run?.runId,
+          toolCallId: undefined,
+          tool: undefined,
+          toolArgument: undefined,
+          complete: false,
+          ...patch,
+        }
     const next = new Map(pending)
     next.set(key, entry)
     return next
@@ -203,7 +210,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     if (entry.reader.depth + 1 > maxDepth || entry.length > maxStateBytes) {
       run.readers.delete(toolCallId)
       const limit = entry.length > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
-      report(new AgentStoreError('LIMIT_EXCEEDED', `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`, { limit }))
+      report(
+        new AgentStoreError('LIMIT_EXCEEDED', `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`, {
+          limit,
+        }),
+      )
       return next
     }
     for (const mapping of run.mappings) {
@@ -380,14 +391,19 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     return new Promise<void>((resolve) => {
       const stream: ActiveRun = { connection: undefined, ended: false, resolve }
       active = stream
-      stream.connection = connectRun(agent, input, {
-        event(event) {
-          if (active !== stream) return
-          if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) stream.ended = true
-          receive(event)
+      stream.connection = connectRun(
+        agent,
+        input,
+        {
+          event(event) {
+            if (active !== stream) return
+            if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) stream.ended = true
+            receive(event)
+          },
+          end: (error) => endRun(stream, error),
         },
-        end: (error) => endRun(stream, error),
-      }, { maxEventBytes: rules.limits.maxEventBytes, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs })
+        { maxEventBytes: rules.limits.maxEventBytes, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs },
+      )
     })
   }
 
@@ -395,7 +411,10 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     const open = model.snapshot.confirmations
     if (id === undefined) {
       if (open.length === 1) return open[0]!
-      throw new AgentStoreError('NO_CONFIRMATION', open.length === 0 ? 'There is no open confirmation to answer' : `${open.length} confirmations are open: pass the id of the one to answer`)
+      throw new AgentStoreError(
+        'NO_CONFIRMATION',
+        open.length === 0 ? 'There is no open confirmation to answer' : `${open.length} confirmations are open: pass the id of the one to answer`,
+      )
     }
     const found = open.find((confirmation) => confirmation.id === id)
     if (!found) throw new AgentStoreError('NO_CONFIRMATION', `No open confirmation has the id "${id}"`)
@@ -501,9 +520,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
         const pending = new Map([...model.pending].filter(([key]) => !touched.has(key)))
         const streaming = run !== undefined && snapshot.status === 'running'
         if (streaming) for (const key of touched) run!.userKeys.add(key)
-        const draft: Model<TState> = streaming
-          ? { ...model, edits: [...model.edits, ...ops], pending }
-          : { ...model, server: state, pending }
+        const draft: Model<TState> = streaming ? { ...model, edits: [...model.edits, ...ops], pending } : { ...model, server: state, pending }
         commit(settle(draft, snapshot))
       } catch (error) {
         fail(error instanceof AgentStoreError ? error : new AgentStoreError('VALIDATION', messageOf(error), { cause: error }))
@@ -542,4 +559,3 @@ function unchanged(entry: PendingKey, patch: Partial<PendingKey>): boolean {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
-

@@ -32,9 +32,13 @@ function writerAgent(ending: (input: RunAgentInput) => BaseEvent[]) {
 }
 
 describe('answering an AG-UI interrupt', () => {
-  const ending = (extra: Record<string, unknown> = {}) => (input: RunAgentInput) => [
-    interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1', responseSchema: schema('accepted', { document: { type: 'string' } }), ...extra }]),
-  ]
+  const ending =
+    (extra: Record<string, unknown> = {}) =>
+    (input: RunAgentInput) => [
+      interrupt(input.runId, [
+        { id: 'i1', reason: 'tool_call', toolCallId: 'w1', responseSchema: schema('accepted', { document: { type: 'string' } }), ...extra },
+      ]),
+    ]
 
   it('approve with edits: the edit lands in the mapped key and in the payload', async () => {
     const agent = writerAgent(ending())
@@ -64,7 +68,14 @@ describe('answering an AG-UI interrupt', () => {
   it('cancel sends status cancelled and discards; a resumed run that errors leaves a usable store', async () => {
     const agent = new ScriptedAgent({
       runs: [
-        (input) => [ev.runStarted(input.runId), predict('document', 'write_document', 'document'), ev.toolStart('w1', 'write_document'), ev.toolArgs('w1', '{"document":"x"}'), ev.toolEnd('w1'), ...ending()(input)],
+        (input) => [
+          ev.runStarted(input.runId),
+          predict('document', 'write_document', 'document'),
+          ev.toolStart('w1', 'write_document'),
+          ev.toolArgs('w1', '{"document":"x"}'),
+          ev.toolEnd('w1'),
+          ...ending()(input),
+        ],
         (input) => [ev.runStarted(input.runId), ev.runError('The approval was cancelled', 'APPROVAL_RESUME_CANCELLED')],
         done,
       ],
@@ -126,7 +137,15 @@ describe('answering an AG-UI interrupt', () => {
 
   it('keeps every field of the interrupt', () => {
     const store = createAgentStore({ initialState: {} })
-    const full = { id: 'i', reason: 'tool_call', message: 'OK?', toolCallId: 'c', responseSchema: schema('accepted'), expiresAt: '2999-01-01T00:00:00Z', metadata: { k: 1 } }
+    const full = {
+      id: 'i',
+      reason: 'tool_call',
+      message: 'OK?',
+      toolCallId: 'c',
+      responseSchema: schema('accepted'),
+      expiresAt: '2999-01-01T00:00:00Z',
+      metadata: { k: 1 },
+    }
     store.apply([ev.runStarted('r'), interrupt('r', [full])])
     expect(store.getState().confirmations).toEqual([{ ...full, source: 'interrupt', runId: 'r', stateKeys: [] }])
   })
@@ -151,7 +170,14 @@ describe('confirmation tool calls and on_interrupt', () => {
 
   it('an answered confirmation tool call opens nothing; custom confirmTools are honoured', async () => {
     const store = createAgentStore({ initialState: {}, confirmTools: ['ask_user'] })
-    store.apply([ev.runStarted('r1'), ev.toolStart('x', 'ask_user'), ev.toolEnd('x'), ev.toolStart('y', 'confirm_changes'), ev.toolEnd('y'), ev.runFinished('r1')])
+    store.apply([
+      ev.runStarted('r1'),
+      ev.toolStart('x', 'ask_user'),
+      ev.toolEnd('x'),
+      ev.toolStart('y', 'confirm_changes'),
+      ev.toolEnd('y'),
+      ev.runFinished('r1'),
+    ])
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['x'])
     store.apply([ev.runStarted('r2'), ev.toolResult('t', 'x', '{"accepted":true}'), ev.runFinished('r2')])
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['x'])

@@ -76,7 +76,12 @@ describe('drafts from tool arguments', () => {
   it('keeps PredictState to its run', () => {
     const store = createAgentStore({ initialState })
     store.apply([ev.runStarted('r1'), predict('document', 'write', 'document'), ev.runFinished('r1')])
-    store.apply([ev.runStarted('r2'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"document":"x"}'), ev.delta({ op: 'replace', path: '/document', value: 'y' })])
+    store.apply([
+      ev.runStarted('r2'),
+      ev.toolStart('c1', 'write'),
+      ev.toolArgs('c1', '{"document":"x"}'),
+      ev.delta({ op: 'replace', path: '/document', value: 'y' }),
+    ])
     expect(store.getState().predictions).toEqual([])
     expect(store.getState().committed.document).toBe('y')
   })
@@ -85,7 +90,14 @@ describe('drafts from tool arguments', () => {
     for (const keepDraftsOnError of [false, true]) {
       let release = () => {}
       const agent = new ScriptedAgent({
-        runs: [(input) => [ev.runStarted(input.runId), predict('document', 'write', 'document'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"document":"half')]],
+        runs: [
+          (input) => [
+            ev.runStarted(input.runId),
+            predict('document', 'write', 'document'),
+            ev.toolStart('c1', 'write'),
+            ev.toolArgs('c1', '{"document":"half'),
+          ],
+        ],
         delay: 1,
       })
       const store = createAgentStore({ agent, initialState, keepDraftsOnError })

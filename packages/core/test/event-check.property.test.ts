@@ -29,7 +29,12 @@ const base = {
 }
 const operation = mostly(
   fc.record(
-    { op: mostly(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test')), path: mostly(pointerText), from: mostly(pointerText), value: mostly(fc.jsonValue({ maxDepth: 1 })) },
+    {
+      op: mostly(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test')),
+      path: mostly(pointerText),
+      from: mostly(pointerText),
+      value: mostly(fc.jsonValue({ maxDepth: 1 })),
+    },
     { requiredKeys: ['op', 'path'] },
   ),
 )

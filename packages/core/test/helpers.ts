@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core'
-import { createAgentStore, type AgentSnapshot, type AgentStore, type AgentStoreOptions } from '../src'
+import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../src'
 
 /** A store plus a record of every snapshot it published and every error it reported. */
 export function recordedStore<S>(options: AgentStoreOptions<S>) {
@@ -24,8 +24,7 @@ export const ev = {
     ({ type: 'TOOL_CALL_START', toolCallId, toolCallName, ...(parentMessageId === undefined ? {} : { parentMessageId }) }) as BaseEvent,
   toolArgs: (toolCallId: string, delta: string) => ({ type: 'TOOL_CALL_ARGS', toolCallId, delta }) as BaseEvent,
   toolEnd: (toolCallId: string) => ({ type: 'TOOL_CALL_END', toolCallId }) as BaseEvent,
-  toolResult: (messageId: string, toolCallId: string, content: string) =>
-    ({ type: 'TOOL_CALL_RESULT', messageId, toolCallId, content }) as BaseEvent,
+  toolResult: (messageId: string, toolCallId: string, content: string) => ({ type: 'TOOL_CALL_RESULT', messageId, toolCallId, content }) as BaseEvent,
   stepStarted: (stepName: string) => ({ type: 'STEP_STARTED', stepName }) as BaseEvent,
   stepFinished: (stepName: string) => ({ type: 'STEP_FINISHED', stepName }) as BaseEvent,
   custom: (name: string, value: unknown) => ({ type: 'CUSTOM', name, value }) as BaseEvent,

@@ -14,8 +14,7 @@ interface Case {
   disabled?: boolean
 }
 
-const load = (file: string): Case[] =>
-  JSON.parse(readFileSync(new URL(`./fixtures/json-patch-tests/${file}`, import.meta.url), 'utf8')) as Case[]
+const load = (file: string): Case[] => JSON.parse(readFileSync(new URL(`./fixtures/json-patch-tests/${file}`, import.meta.url), 'utf8')) as Case[]
 
 const files = ['tests.json', 'spec_tests.json'] as const
 const enabledCount = files.reduce((n, file) => n + load(file).filter((c) => !c.disabled).length, 0)

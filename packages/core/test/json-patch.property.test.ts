@@ -56,20 +56,21 @@ function patchesFor(doc: Doc, junk: readonly string[], junkWeight: number): fc.A
   const inner = all.filter((l) => l.pointer !== '')
   const containers = all.filter((l) => l.value !== null && typeof l.value === 'object')
   const existing = fc.constantFrom(...inner).map((l) => l.pointer)
-  const newChild = fc.constantFrom(...containers).chain(({ pointer, value }) =>
-    Array.isArray(value)
-      ? fc.constantFrom(`${pointer}/-`, `${pointer}/${value.length}`, `${pointer}/0`)
-      : fc.constantFrom(...KEYS, 'new').map((key) => `${pointer}/${escape(key)}`),
-  )
+  const newChild = fc
+    .constantFrom(...containers)
+    .chain(({ pointer, value }) =>
+      Array.isArray(value)
+        ? fc.constantFrom(`${pointer}/-`, `${pointer}/${value.length}`, `${pointer}/0`)
+        : fc.constantFrom(...KEYS, 'new').map((key) => `${pointer}/${escape(key)}`),
+    )
   const bad = fc.constantFrom(...junk)
-  const target = fc.oneof(
-    { arbitrary: existing, weight: 4 },
-    { arbitrary: newChild, weight: 4 },
-    { arbitrary: bad, weight: junkWeight },
-  )
+  const target = fc.oneof({ arbitrary: existing, weight: 4 }, { arbitrary: newChild, weight: 4 }, { arbitrary: bad, weight: junkWeight })
   const source = fc.oneof({ arbitrary: existing, weight: 8 }, { arbitrary: bad, weight: junkWeight })
   // Sometimes a copy of a value already in the document, so no-op detection gets exercised.
-  const value = fc.oneof(tree, fc.constantFrom(...all).map((l) => structuredClone(l.value)))
+  const value = fc.oneof(
+    tree,
+    fc.constantFrom(...all).map((l) => structuredClone(l.value)),
+  )
   const op: fc.Arbitrary<Op> = fc.oneof(
     fc.record({ op: fc.constant('add'), path: target, value }),
     fc.record({ op: fc.constant('remove'), path: source }),
@@ -84,8 +85,7 @@ function patchesFor(doc: Doc, junk: readonly string[], junkWeight: number): fc.A
   return fc.array(op, { minLength: 1, maxLength: 4 })
 }
 
-const cases = (junk: readonly string[] = JUNK, junkWeight = 1) =>
-  docs.chain((doc) => patchesFor(doc, junk, junkWeight).map((ops) => ({ doc, ops })))
+const cases = (junk: readonly string[] = JUNK, junkWeight = 1) => docs.chain((doc) => patchesFor(doc, junk, junkWeight).map((ops) => ({ doc, ops })))
 
 const mentionsHazard = (ops: readonly Op[]) =>
   ops.some((op) => [op.path, op.from].some((p) => typeof p === 'string' && /__proto__|constructor|prototype|toString/.test(p)))
@@ -177,8 +177,7 @@ describe('applyPatch on random documents and patches', () => {
   })
 
   it('(d) never touches a prototype, whatever the paths', () => {
-    const snapshot = () =>
-      [Object.prototype, Array.prototype, Function.prototype, Object, Array].map((o) => Object.getOwnPropertyNames(o).sort())
+    const snapshot = () => [Object.prototype, Array.prototype, Function.prototype, Object, Array].map((o) => Object.getOwnPropertyNames(o).sort())
     const clean = snapshot()
     let rejected = 0
     fc.assert(

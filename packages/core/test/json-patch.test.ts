@@ -1,6 +1,6 @@
 import jsonpatch, { type Operation } from 'fast-json-patch'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { applyPatch, parsePointer, type PatchResult } from '../src/json-patch'
+import { applyPatch, type PatchResult, parsePointer } from '../src/json-patch'
 import { deepFreeze, nestedArray } from './json-fixtures'
 
 function valueOf<T>(result: PatchResult<T>): T {
@@ -17,8 +17,7 @@ function expectFailure(doc: unknown, ops: unknown[], expected: Record<string, un
   return result
 }
 
-const fjp = (doc: unknown, ops: unknown[], validate = true) =>
-  jsonpatch.applyPatch(structuredClone(doc), ops as Operation[], validate, false).newDocument
+const fjp = (doc: unknown, ops: unknown[], validate = true) => jsonpatch.applyPatch(structuredClone(doc), ops as Operation[], validate, false).newDocument
 
 const prototypeKeys = () => Object.getOwnPropertyNames(Object.prototype).sort()
 const cleanPrototype = prototypeKeys()
@@ -64,10 +63,7 @@ describe('structural sharing', () => {
   it('copies each container once per patch, however many ops touch it', () => {
     let rowCopies = 0
     // A proxy counts copies of the row (each spread lists its own keys once).
-    const row = new Proxy(
-      { id: 7, status: 'open', title: 'row 7' },
-      { ownKeys: (target) => (rowCopies++, Reflect.ownKeys(target)) },
-    )
+    const row = new Proxy({ id: 7, status: 'open', title: 'row 7' }, { ownKeys: (target) => (rowCopies++, Reflect.ownKeys(target)) })
     const doc = deepFreeze({ meta: { page: 1 }, rows: [...rows.slice(0, 7), row, ...rows.slice(8)] })
     // Every copy of the rows array, the original or a copy of it, goes through slice().
     rowCopies = 0
@@ -172,7 +168,13 @@ describe('no-op detection returns the input itself', () => {
   const doc = deepFreeze({ a: { b: [1, { c: 'x' }] }, n: 1, list: [1, 2] })
   it.each([
     ['an empty patch', []],
-    ['only tests', [{ op: 'test', path: '/a/b/1', value: { c: 'x' } }, { op: 'test', path: '', value: structuredClone(doc) }]],
+    [
+      'only tests',
+      [
+        { op: 'test', path: '/a/b/1', value: { c: 'x' } },
+        { op: 'test', path: '', value: structuredClone(doc) },
+      ],
+    ],
     ['replacing with an equal value', [{ op: 'replace', path: '/a', value: { b: [1, { c: 'x' }] } }]],
     ['replacing with an equal number', [{ op: 'replace', path: '/n', value: 1.0 }]],
     ['replacing the root with an equal value', [{ op: 'replace', path: '', value: structuredClone(doc) }]],
@@ -248,7 +250,14 @@ describe('root operations', () => {
   it('replace and add "" swap the whole document', () => {
     expect(valueOf(applyPatch(doc, [{ op: 'replace', path: '', value: [1] }]))).toEqual([1])
     expect(valueOf(applyPatch(doc, [{ op: 'add', path: '', value: 'text' }]))).toBe('text')
-    expect(valueOf(applyPatch(doc, [{ op: 'add', path: '', value: { b: 1 } }, { op: 'add', path: '/c', value: 2 }]))).toEqual({ b: 1, c: 2 })
+    expect(
+      valueOf(
+        applyPatch(doc, [
+          { op: 'add', path: '', value: { b: 1 } },
+          { op: 'add', path: '/c', value: 2 },
+        ]),
+      ),
+    ).toEqual({ b: 1, c: 2 })
   })
 
   it('remove "" fails', () => {
@@ -302,12 +311,9 @@ describe('hazards fast-json-patch 3.1.1 gets wrong', () => {
   })
 
   describe('from paths that resolve to inherited properties', () => {
-    it.each(['/constructor', '/toString', '/a/hasOwnProperty', '/__proto__', '/a/__proto__', '/s/length'])(
-      'copy from %s fails',
-      (from) => {
-        expectFailure({ a: {}, s: 'abc' }, [{ op: 'copy', from, path: '/c' }], { reason: 'path not found' })
-      },
-    )
+    it.each(['/constructor', '/toString', '/a/hasOwnProperty', '/__proto__', '/a/__proto__', '/s/length'])('copy from %s fails', (from) => {
+      expectFailure({ a: {}, s: 'abc' }, [{ op: 'copy', from, path: '/c' }], { reason: 'path not found' })
+    })
 
     it.each(['/list/length', '/list/map', '/list/constructor'])('copy from %s fails', (from) => {
       expectFailure({ list: [1] }, [{ op: 'copy', from, path: '/c' }], { reason: 'invalid array index' })
@@ -393,11 +399,18 @@ describe('hazards fast-json-patch 3.1.1 gets wrong', () => {
 
   describe('unknown op names fail the whole patch', () => {
     it.each(['spam', 'ADD', '_get', '', 'toString', 'constructor'])('%j', (op) => {
-      expectFailure({ a: 1 }, [{ op: 'add', path: '/b', value: 1 }, { op, path: '/a', value: 1 }], {
-        opIndex: 1,
-        op,
-        reason: 'unknown op',
-      })
+      expectFailure(
+        { a: 1 },
+        [
+          { op: 'add', path: '/b', value: 1 },
+          { op, path: '/a', value: 1 },
+        ],
+        {
+          opIndex: 1,
+          op,
+          reason: 'unknown op',
+        },
+      )
     })
 
     it('a missing or non-string op', () => {
@@ -437,7 +450,12 @@ describe('hazards fast-json-patch 3.1.1 gets wrong', () => {
       ['NaN', Number.NaN],
       ['Infinity', Number.NEGATIVE_INFINITY],
       ['a Date', new Date(0)],
-      ['a class instance', new (class Point { x = 1 })()],
+      [
+        'a class instance',
+        new (class Point {
+          x = 1
+        })(),
+      ],
       ['a nested function', { a: [1, { b: () => 1 }] }],
       ['an own __proto__ key', JSON.parse('{"__proto__":{"polluted":true}}')],
     ]

@@ -38,7 +38,12 @@ describe('measureJson', () => {
     ['Infinity', Number.POSITIVE_INFINITY],
     ['a Date', new Date(0)],
     ['a Map', new Map()],
-    ['a class instance', new (class Point { x = 1 })()],
+    [
+      'a class instance',
+      new (class Point {
+        x = 1
+      })(),
+    ],
   ])('rejects %s, also when nested', (_, value) => {
     expect(measureJson(value, 10)).toMatchObject({ ok: false, kind: 'not-json', path: '' })
     expect(measureJson({ 'a/b': [0, { c: value }] }, 10)).toMatchObject({ ok: false, kind: 'not-json', path: '/a~1b/1/c' })

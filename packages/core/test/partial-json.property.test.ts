@@ -5,8 +5,7 @@ import { createPartialJsonReader } from '../src/partial-json'
 
 const NUM_RUNS = 200
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * `partial` is something a reader may show while reading a document whose complete value is `final`:
@@ -76,7 +75,7 @@ function checkStream(text: string, chunks: readonly string[]): void {
   const fail = (what: string, read: number) => {
     throw new Error(`${what}, after ${JSON.stringify(text.slice(0, read))}: ${JSON.stringify(reader.value)}`)
   }
-  let previous: unknown = undefined
+  let previous: unknown
   let read = 0
   let reported = 0
   let actual = 0
@@ -118,8 +117,7 @@ const trickyUnit = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('é', '\u2028', '\u{1F600}', '\u{1F469}\u200D\u{1F4BB}', '\ud800', '\udfff', 'u', '0') },
   { weight: 5, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
 )
-const trickyString = (minLength: number, maxLength: number) =>
-  fc.string({ unit: trickyUnit, minLength, maxLength, size: 'max' })
+const trickyString = (minLength: number, maxLength: number) => fc.string({ unit: trickyUnit, minLength, maxLength, size: 'max' })
 
 const longStringObject: fc.Arbitrary<unknown> = fc.dictionary(trickyString(0, 6), trickyString(100, 600), {
   minKeys: 1,

@@ -1,8 +1,8 @@
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { createAgentStore, type AgentStore } from '../src'
+import { type AgentStore, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
-import { recordings, type Recording } from './recordings'
+import { type Recording, recordings } from './recordings'
 
 const statusOf = { success: 'idle', interrupt: 'interrupted', error: 'error' } as const
 const byNumber = (n: string) => recordings.find((r) => r.file.startsWith(n))!
@@ -19,7 +19,9 @@ async function replay(recording: Recording) {
 
 /** Tool messages get fresh ids; their JSON content is what the server reads. */
 const normalise = (messages: readonly Message[]) =>
-  messages.map((m) => (m.role === 'tool' && /^\{"accepted/.test(m.content as string) ? { role: 'tool', toolCallId: m.toolCallId, content: JSON.parse(m.content as string) } : m))
+  messages.map((m) =>
+    m.role === 'tool' && /^\{"accepted/.test(m.content as string) ? { role: 'tool', toolCallId: m.toolCallId, content: JSON.parse(m.content as string) } : m,
+  )
 /** A confirmation tool call left unanswered makes the run 'interrupted' here, where plain @ag-ui/client says 'success'. */
 const leavesConfirmTool = new Set(['04', '05'])
 
@@ -59,7 +61,9 @@ describe('recorded real-server streams', () => {
             if (prediction.value === before[prediction.stateKey]) continue
             seen.push({ eventIndex, stateKey: prediction.stateKey, value: prediction.value })
             expect((after.state as Record<string, unknown>)[prediction.stateKey]).toBe(prediction.value)
-            expect((after.committed as Record<string, unknown>)[prediction.stateKey]).toEqual((recording.input.state as Record<string, unknown>)[prediction.stateKey])
+            expect((after.committed as Record<string, unknown>)[prediction.stateKey]).toEqual(
+              (recording.input.state as Record<string, unknown>)[prediction.stateKey],
+            )
           }
         })
         expect(seen).toEqual(trace)
@@ -82,8 +86,16 @@ describe('confirmations from recorded streams, and the exact next input', () => 
 
   const cases: Record<string, Case> = {
     '02': { drafts: ['document'], answer: (s) => s.approve(), expect: (sent, r) => (sameResume(sent, r), sameState(sent, r), sameMessages(sent, r)) },
-    '04': { drafts: ['document'], answer: (s) => s.approve(), expect: (sent, r) => (expect(sent.resume).toBeUndefined(), sameState(sent, r), sameMessages(sent, r)) },
-    '05': { drafts: ['document'], answer: (s) => s.approve(), expect: (sent, r) => (expect(sent.resume).toBeUndefined(), sameState(sent, r), sameMessages(sent, r)) },
+    '04': {
+      drafts: ['document'],
+      answer: (s) => s.approve(),
+      expect: (sent, r) => (expect(sent.resume).toBeUndefined(), sameState(sent, r), sameMessages(sent, r)),
+    },
+    '05': {
+      drafts: ['document'],
+      answer: (s) => s.approve(),
+      expect: (sent, r) => (expect(sent.resume).toBeUndefined(), sameState(sent, r), sameMessages(sent, r)),
+    },
     '07': { drafts: [], answer: (s) => s.approve(), expect: (sent, r) => (sameResume(sent, r), sameState(sent, r), sameMessages(sent, r)) },
     // The recorded .NET client echoed the tool call in its payload; this store sends what the schema asks for.
     '10': {

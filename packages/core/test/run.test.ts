@@ -1,5 +1,5 @@
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError, createAgentStore } from '../src'
@@ -68,7 +68,14 @@ describe('run()', () => {
 
   it('expands chunk events on the way in', async () => {
     const agent = new ScriptedAgent({
-      runs: [(input) => run(input.runId, { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', role: 'assistant', delta: 'a' } as BaseEvent, { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'b' } as BaseEvent)],
+      runs: [
+        (input) =>
+          run(
+            input.runId,
+            { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', role: 'assistant', delta: 'a' } as BaseEvent,
+            { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm', delta: 'b' } as BaseEvent,
+          ),
+      ],
     })
     const store = createAgentStore({ agent, initialState: {} })
     await store.run()

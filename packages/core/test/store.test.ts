@@ -74,10 +74,7 @@ describe('STATE_DELTA', () => {
   it('keeps the snapshot identical for a delta that changes nothing', () => {
     const { store, published } = recordedStore({ initialState: rowsState() })
     const before = store.getState()
-    store.apply([
-      ev.delta({ op: 'test', path: '/title', value: 'T' }),
-      ev.delta({ op: 'replace', path: '/meta', value: { version: 1 } }),
-    ])
+    store.apply([ev.delta({ op: 'test', path: '/title', value: 'T' }), ev.delta({ op: 'replace', path: '/meta', value: { version: 1 } })])
     expect(store.getState()).toBe(before)
     expect(published).toHaveLength(0)
   })
@@ -86,11 +83,7 @@ describe('STATE_DELTA', () => {
     const { store, published, errors } = recordedStore({ initialState: rowsState() })
     const before = store.getState()
     store.apply(
-      ev.delta(
-        { op: 'replace', path: '/title', value: 'changed' },
-        { op: 'add', path: '/rows/0/flag', value: true },
-        { op: 'remove', path: '/rows/99' },
-      ),
+      ev.delta({ op: 'replace', path: '/title', value: 'changed' }, { op: 'add', path: '/rows/0/flag', value: true }, { op: 'remove', path: '/rows/99' }),
     )
     const after = store.getState()
     expect(after.state).toBe(before.state)
@@ -177,9 +170,7 @@ describe('validate', () => {
         version: 1 as const,
         vendor: 'test',
         validate: (value: unknown) =>
-          typeof (value as { n?: unknown }).n === 'number'
-            ? { value: value as { n: number } }
-            : { issues: [{ message: 'Expected number', path: ['n'] }] },
+          typeof (value as { n?: unknown }).n === 'number' ? { value: value as { n: number } } : { issues: [{ message: 'Expected number', path: ['n'] }] },
       },
     }
     const { store } = recordedStore<{ n: number }>({ initialState: { n: 1 }, validate: schema })

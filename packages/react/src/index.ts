@@ -1,5 +1,5 @@
-import { useCallback, useDebugValue, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import { useCallback, useDebugValue, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 
 export * from '@agent-state/core'
 

@@ -1,6 +1,6 @@
-import { act, cleanup, render } from '@testing-library/react'
 import { useAgentStore } from '@agent-state/react'
-import { format, type BindingHarness, type ProbeProps } from '../../../test/binding-harness'
+import { act, cleanup, render } from '@testing-library/react'
+import { type BindingHarness, format, type ProbeProps } from '../../../test/binding-harness'
 
 export function Probe<TState, TSelected>({ store, selector, equalityFn, onRender }: ProbeProps<TState, TSelected>) {
   const value = useAgentStore(store, selector, equalityFn)

@@ -5,5 +5,5 @@ const store = createAgentStore({ agent: new HttpAgent({ url: '/api/agent' }), in
 
 export function Story() {
   const story = useAgentStore(store, (s) => s.state.story)
-  return <button onClick={() => store.run({ message: 'Write a story' })}>{story || 'Write a story'}</button>
+  return <button type="button" onClick={() => store.run({ message: 'Write a story' })}>{story || 'Write a story'}</button>
 }

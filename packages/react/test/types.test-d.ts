@@ -1,5 +1,5 @@
+import { type AgentSnapshot, createAgentStore, type ReadableAgentStore, shallow, useAgentStore } from '@agent-state/react'
 import { describe, expectTypeOf, it } from 'vitest'
-import { createAgentStore, shallow, useAgentStore, type AgentSnapshot, type ReadableAgentStore } from '@agent-state/react'
 
 const store = createAgentStore({ initialState: { title: '', items: [] as number[] } })
 type State = { title: string; items: number[] }
@@ -17,7 +17,11 @@ describe('useAgentStore (React) types', () => {
   })
 
   it('types equalityFn by the selection', () => {
-    // @ts-expect-error: the selection is a string
-    useAgentStore(store, (s) => s.state.title, (a: number, b: number) => a === b)
+    useAgentStore(
+      store,
+      // @ts-expect-error: the selection is a string, the equality function compares numbers
+      (s) => s.state.title,
+      (a: number, b: number) => a === b,
+    )
   })
 })

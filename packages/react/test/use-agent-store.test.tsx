@@ -1,10 +1,11 @@
 // React-only concerns; the behaviour shared by all bindings is in test/bindings.table.test.tsx at the root.
+
+import { type AgentSnapshot, createAgentStore, shallow, useAgentStore } from '@agent-state/react'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { StrictMode, useState } from 'react'
 import { renderToString } from 'react-dom/server'
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAgentStore, shallow, useAgentStore, type AgentSnapshot } from '@agent-state/react'
-import { countSubscriptions, demoState, expectQuickStartMirrored, replace, type DemoState } from '../../../test/binding-harness'
+import { countSubscriptions, type DemoState, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
 import { Probe } from './harness'
 import { Story } from './quick-start'
 
@@ -36,7 +37,11 @@ describe('useAgentStore (React)', () => {
       // A new selector function on every render, as inline arrows are.
       const value = useAgentStore(counted.store, (s) => ({ title: s.state.title }), shallow)
       seen.push(value)
-      return <button onClick={() => setTick((n) => n + 1)}>{value.title}</button>
+      return (
+        <button type="button" onClick={() => setTick((n) => n + 1)}>
+          {value.title}
+        </button>
+      )
     }
     render(<Parent />)
     fireEvent.click(screen.getByRole('button'))

@@ -1,6 +1,6 @@
-import { readable } from 'svelte/store'
-import type { Readable } from 'svelte/store'
 import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import type { Readable } from 'svelte/store'
+import { readable } from 'svelte/store'
 
 export * from '@agent-state/core'
 

@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/svelte'
 import { flushSync } from 'svelte'
-import { type BindingHarness } from '../../../test/binding-harness'
+import type { BindingHarness } from '../../../test/binding-harness'
 import Probe from './Probe.svelte'
 
 export const svelteHarness: BindingHarness = {

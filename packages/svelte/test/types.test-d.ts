@@ -1,6 +1,6 @@
-import { describe, expectTypeOf, it } from 'vitest'
+import { type AgentSnapshot, createAgentStore, shallow, useAgentStore } from '@agent-state/svelte'
 import { fromStore, type Readable } from 'svelte/store'
-import { createAgentStore, shallow, useAgentStore, type AgentSnapshot } from '@agent-state/svelte'
+import { describe, expectTypeOf, it } from 'vitest'
 
 const store = createAgentStore({ initialState: { title: '', items: [] as number[] } })
 type State = { title: string; items: number[] }

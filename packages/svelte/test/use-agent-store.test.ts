@@ -1,9 +1,10 @@
 // Svelte-only concerns; the behaviour shared by all bindings is in test/bindings.table.test.tsx at the root.
+
+import { createAgentStore, shallow, useAgentStore } from '@agent-state/svelte'
 import { cleanup, render, screen } from '@testing-library/svelte'
 import { flushSync } from 'svelte'
 import { derived, get } from 'svelte/store'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAgentStore, shallow, useAgentStore } from '@agent-state/svelte'
 import { append, countSubscriptions, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
 import QuickStart from './QuickStart.svelte'
 import RuneTitle from './RuneTitle.svelte'

@@ -1,6 +1,6 @@
-import { getCurrentScope, onScopeDispose, shallowReadonly, shallowRef, toValue, watch } from 'vue'
-import type { MaybeRefOrGetter, ShallowRef } from 'vue'
 import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import type { MaybeRefOrGetter, ShallowRef } from 'vue'
+import { getCurrentScope, onScopeDispose, shallowReadonly, shallowRef, toValue, watch } from 'vue'
 
 export * from '@agent-state/core'
 

@@ -1,7 +1,7 @@
+import { useAgentStore } from '@agent-state/vue'
 import { cleanup, render } from '@testing-library/vue'
 import { defineComponent, h, nextTick } from 'vue'
-import { useAgentStore } from '@agent-state/vue'
-import { format, type BindingHarness, type ProbeProps } from '../../../test/binding-harness'
+import { type BindingHarness, format, type ProbeProps } from '../../../test/binding-harness'
 
 // Typed loosely on purpose: the harness passes every scenario's store and selector through the same component.
 export const Probe = defineComponent(

@@ -1,6 +1,6 @@
+import { type AgentSnapshot, createAgentStore, shallow, useAgentStore } from '@agent-state/vue'
 import { describe, expectTypeOf, it } from 'vitest'
-import { shallowRef, type ShallowRef } from 'vue'
-import { createAgentStore, shallow, useAgentStore, type AgentSnapshot } from '@agent-state/vue'
+import { type ShallowRef, shallowRef } from 'vue'
 
 const store = createAgentStore({ initialState: { title: '', items: [] as number[] } })
 type State = { title: string; items: number[] }
@@ -14,7 +14,12 @@ describe('useAgentStore (Vue) types', () => {
 
   it('accepts the store as a ref or a getter', () => {
     expectTypeOf(useAgentStore(shallowRef(store), (s) => s.state.items).value).toEqualTypeOf<number[]>()
-    expectTypeOf(useAgentStore(() => store, (s) => s.state.title).value).toEqualTypeOf<string>()
+    expectTypeOf(
+      useAgentStore(
+        () => store,
+        (s) => s.state.title,
+      ).value,
+    ).toEqualTypeOf<string>()
   })
 
   it('is read-only', () => {

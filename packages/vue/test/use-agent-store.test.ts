@@ -1,9 +1,10 @@
 // Vue-only concerns; the behaviour shared by all bindings is in test/bindings.table.test.tsx at the root.
+
+import { createAgentStore, type ReadableAgentStore, useAgentStore } from '@agent-state/vue'
 import { cleanup, render, screen } from '@testing-library/vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, effectScope, h, isProxy, isReadonly, isRef, nextTick, shallowRef } from 'vue'
-import { createAgentStore, useAgentStore, type ReadableAgentStore } from '@agent-state/vue'
-import { append, countSubscriptions, demoState, expectQuickStartMirrored, replace, type DemoState } from '../../../test/binding-harness'
+import { append, countSubscriptions, type DemoState, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
 import QuickStart from './QuickStart.vue'
 
 afterEach(() => {
@@ -69,7 +70,10 @@ describe('useAgentStore (Vue)', () => {
   it('follows a getter over props in a component', async () => {
     const Title = defineComponent(
       (props: { store: ReadableAgentStore<DemoState> }) => {
-        const title = useAgentStore(() => props.store, (s) => s.state.title)
+        const title = useAgentStore(
+          () => props.store,
+          (s) => s.state.title,
+        )
         return () => h('output', title.value)
       },
       { props: ['store'] },

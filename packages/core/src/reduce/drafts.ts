@@ -34,8 +34,7 @@ export interface RunContext {
 
 type JsonObject = Record<string, unknown>
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** PredictState's value: `[{ state_key, tool, tool_argument? }]`; anything malformed is skipped. */
 export function parsePredictState(value: unknown): PredictionMapping[] {
@@ -75,8 +74,7 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
   return next as S
 }
 
-export const valueAt = (state: unknown, key: string): unknown =>
-  isObject(state) && Object.hasOwn(state, key) ? state[key] : ABSENT
+export const valueAt = (state: unknown, key: string): unknown => (isObject(state) && Object.hasOwn(state, key) ? state[key] : ABSENT)
 
 /**
  * `committed` is the view with every pending key at its baseline. It keeps its previous identity
@@ -124,9 +122,7 @@ export function derivePredictions(view: unknown, pending: Pending, previous: rea
     const same = old !== undefined && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete
     if (!same && predictions === undefined) predictions = previous.slice(0, i)
     predictions?.push(
-      same
-        ? old
-        : { toolCallId: entry.toolCallId, tool: entry.tool, stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete },
+      same ? old : { toolCallId: entry.toolCallId, tool: entry.tool, stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete },
     )
     i++
   }

@@ -1,8 +1,8 @@
-import { EventType, type BaseEvent, type Event } from '@ag-ui/core'
+import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
 import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
-import { checkHotEvent } from './event-check'
 import type { AgentSnapshot } from '../types'
+import { checkHotEvent } from './event-check'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
   reduceMessagesSnapshot,

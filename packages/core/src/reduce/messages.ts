@@ -44,8 +44,7 @@ function withMessage<S>(snapshot: AgentSnapshot<S>, index: number, message: Mess
   return next
 }
 
-const outOfOrder = (event: { type: string }, what: string) =>
-  new AgentStoreError('INVALID_EVENT', `${event.type} for ${what}`, { eventType: event.type })
+const outOfOrder = (event: { type: string }, what: string) => new AgentStoreError('INVALID_EVENT', `${event.type} for ${what}`, { eventType: event.type })
 
 export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: TextMessageStartEvent): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)

@@ -45,7 +45,9 @@ export function toValidator<S>(validate: StateValidator<S> | undefined): ((value
     const outcome = result as { value?: S; issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }> }
     if (outcome.issues) {
       const first = outcome.issues[0]
-      const where = first?.path?.length ? ` at ${first.path.map((p) => (typeof p === 'object' && p !== null && 'key' in p ? String(p.key) : String(p))).join('.')}` : ''
+      const where = first?.path?.length
+        ? ` at ${first.path.map((p) => (typeof p === 'object' && p !== null && 'key' in p ? String(p.key) : String(p))).join('.')}`
+        : ''
       throw new AgentStoreError('VALIDATION', `State rejected by the schema${where}: ${first?.message ?? 'invalid'}`)
     }
     return outcome.value as S
@@ -89,7 +91,10 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
   if (!result.ok) {
     const details = { opIndex: result.opIndex, op: result.op, path: result.path, reason: result.reason }
     if (result.limit) {
-      throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}): ${result.reason}`, { ...details, limit: result.limit })
+      throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}): ${result.reason}`, {
+        ...details,
+        limit: result.limit,
+      })
     }
     throw new AgentStoreError('PATCH_FAILED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}) failed: ${result.reason}`, details)
   }
