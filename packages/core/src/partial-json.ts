@@ -17,6 +17,8 @@ export interface PartialJsonReader {
   end(): boolean
   /** The current best partial value of the whole document (undefined until something is known). */
   readonly value: unknown
+  /** `selectArgument(value, argument)`, without building the whole value when only a top-level string grew. */
+  argument(argument: string | undefined): unknown
   /** True once the top-level value is complete. */
   readonly done: boolean
   /** Set when the input is not valid JSON; the reader then stops changing. */
@@ -84,6 +86,8 @@ class Reader implements PartialJsonReader {
   private lastString = ''
   /** Plain string text shown already but not yet given to the tokenizer (see push). */
   private deferred = ''
+  /** `lastString` is newer than the string in the value: the value is rebuilt when it is read. */
+  private behind = false
   /** False while the tokenizer holds back a surrogate half waiting for its pair: then it must see every chunk. */
   private canDefer = true
   private failure: Error | undefined = undefined
@@ -107,7 +111,26 @@ class Reader implements PartialJsonReader {
   }
 
   get value(): unknown {
+    this.catchUp()
     return this.published
+  }
+
+  argument(argument: string | undefined): unknown {
+    // The common case while a draft streams: the string under one top-level key grew. Its newest
+    // version is `lastString`; rebuilding the document around it waits until someone reads `value`.
+    const top = this.frames[0]
+    if (this.behind && argument !== undefined && this.frames.length === 1 && top!.key === argument && !Array.isArray(top!.container)) {
+      return this.lastString
+    }
+    return selectArgument(this.value, argument)
+  }
+
+  /** Writes the newest version of the growing string into the value (see push's fast path). */
+  private catchUp(): void {
+    if (!this.behind) return
+    this.behind = false
+    this.set(this.lastString, true)
+    this.commit()
   }
 
   get done(): boolean {
@@ -124,14 +147,25 @@ class Reader implements PartialJsonReader {
 
   push(chunk: string): boolean {
     if (this.failure !== undefined || chunk === '') return false
-    // Inside a string, a chunk of plain characters can only extend it. @streamparser/json costs
-    // about 0.6 µs a write whatever its length (it UTF-8-encodes every chunk), more than the rest
-    // of the store per token: such chunks are shown at once and handed to it in one later write.
-    if (this.growing && this.held === '' && this.canDefer && isPlainStringText(chunk)) {
-      this.deferred += chunk
-      this.set(this.lastString + chunk, true)
-      return this.commit()
+    // Inside a string, a chunk that neither ends it nor holds anything unusual can only extend it.
+    // @streamparser/json costs about 0.6 µs a write whatever its length (it UTF-8-encodes every
+    // chunk, and re-emits the partial string), more than the rest of the store per token: such
+    // chunks are decoded here, shown at once, and handed to it in one later write, which still
+    // validates them.
+    if (this.growing && this.canDefer) {
+      const text = this.held === '' ? chunk : this.held + chunk
+      const cut = unfinishedEscapeStart(text)
+      const decoded = decodeStringText(text, cut)
+      if (decoded !== undefined) {
+        this.held = cut === text.length ? '' : text.slice(cut)
+        if (decoded === '') return false
+        this.deferred += cut === text.length ? text : text.slice(0, cut)
+        this.lastString = this.lastString + decoded
+        this.behind = true
+        return true
+      }
     }
+    this.catchUp()
     this.flushDeferred()
     // The tokenizer shows no partial string while it sits inside an escape (`\`, `\u00`), which
     // would hide the text before it in the same chunk: write up to the escape, keep the rest.
@@ -149,6 +183,7 @@ class Reader implements PartialJsonReader {
   end(): boolean {
     if (this.failure !== undefined || this.ended) return false
     this.ended = true
+    this.catchUp()
     this.flushDeferred()
     if (this.held !== '') this.tokenizer.write(this.held)
     this.held = ''
@@ -284,13 +319,35 @@ function setMember(container: Container, slot: string | number, value: unknown):
   }
 }
 
-/** Characters that may stand in a JSON string as they are: no quote, backslash, control character or surrogate half. */
-function isPlainStringText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
+const simpleEscapes: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const hex4 = /^[0-9a-fA-F]{4}$/
+
+/**
+ * The text of `text.slice(0, end)` inside a JSON string, decoded; undefined when it could end the
+ * string or needs the tokenizer: a quote, a control character, a surrogate half (raw or escaped),
+ * an invalid escape. `end` never cuts an escape (the caller holds an unfinished one back).
+ */
+function decodeStringText(text: string, end: number): string | undefined {
+  let decoded = ''
+  let from = 0
+  for (let i = 0; i < end; i++) {
     const code = text.charCodeAt(i)
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false
+    if (code === 0x5c) {
+      const next = text[i + 1]!
+      let replacement: string | undefined
+      if (next === 'u') {
+        const digits = text.slice(i + 2, i + 6)
+        const unit = Number.parseInt(digits, 16)
+        if (!hex4.test(digits) || (unit >= 0xd800 && unit <= 0xdfff)) return undefined
+        replacement = String.fromCharCode(unit)
+      } else replacement = simpleEscapes[next]
+      if (replacement === undefined) return undefined
+      decoded += text.slice(from, i) + replacement
+      i += next === 'u' ? 5 : 1
+      from = i + 1
+    } else if (code < 0x20 || code === 0x22 || (code >= 0xd800 && code <= 0xdfff)) return undefined
   }
-  return true
+  return from === 0 ? text.slice(0, end) : decoded + text.slice(from, end)
 }
 
 const highSurrogateEscape = /\\u[dD][89abAB][0-9a-fA-F]{2}$/

@@ -2,7 +2,7 @@ import { type BaseEvent, type Event, EventType, type Message, type ResumeEntry, 
 import { diffState, type EditOperation, replayEdits } from './edits'
 import { AgentStoreError } from './errors'
 import { createId } from './ids'
-import { createPartialJsonReader, selectArgument } from './partial-json'
+import { createPartialJsonReader } from './partial-json'
 import { checkEvent, reduceEvent } from './reduce'
 import { type Answer, collectConfirmations, parseOnInterrupt, toWire, type WireAnswer } from './reduce/confirmations'
 import {
@@ -161,7 +161,13 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       for (const conflict of conflicts) report(conflict)
       result = { ...result, error: conflicts[conflicts.length - 1] }
     }
-    return { snapshot: result, server, edits, pending: next.pending }
+    if (next === model) return { snapshot: result, server, edits, pending: next.pending }
+    // Built for this change and not yet the store's model: filled in, not copied again.
+    const owned = next as Mutable<Model<TState>>
+    owned.snapshot = result
+    owned.server = server
+    owned.edits = edits
+    return owned
   }
 
   /** A key mapped in this run changed: it becomes a draft, its committed value held at the one before. */
@@ -219,7 +225,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     }
     for (const mapping of run.mappings) {
       if (mapping.tool !== entry.tool || run.userKeys.has(mapping.stateKey)) continue
-      const value = selectArgument(entry.reader.value, mapping.toolArgument)
+      const value = entry.reader.argument(mapping.toolArgument)
       if (changed && value !== undefined) server = withKey(server, mapping.stateKey, value)
       const held = pending.get(mapping.stateKey)
       const written = changed && value !== undefined

@@ -463,3 +463,20 @@ describe('plain text inside a string (shown at once, handed to the tokenizer lat
     for (const value of lone) expect(JSON.parse('"\\ud800/z"').startsWith((value as { d?: string }).d ?? '')).toBe(true)
   })
 })
+
+describe('argument(): the value of one top-level key, without rebuilding the document', () => {
+  it('agrees with selectArgument(value) after every chunk, read before the value is', () => {
+    const text = JSON.stringify({ title: 'T', document: 'Line one.\n"Quoted" \\ and é\u00e9 — 😀 and more text here', n: 3 })
+    for (const size of [1, 2, 3, 4, 7]) {
+      const reader = createPartialJsonReader()
+      for (let i = 0; i < text.length; i += size) {
+        reader.push(text.slice(i, i + size))
+        const fast = reader.argument('document')
+        expect(fast).toEqual(selectArgument(reader.value, 'document'))
+        expect(reader.argument('title')).toEqual(selectArgument(reader.value, 'title'))
+      }
+      reader.end()
+      expect(reader.value).toEqual(JSON.parse(text))
+    }
+  })
+})
