@@ -84,8 +84,8 @@ class Reader implements PartialJsonReader {
   private held = ''
   /** The string being grown, as last shown. */
   private lastString = ''
-  /** Plain string text shown already but not yet given to the tokenizer (see push). */
-  private deferred = ''
+  /** Where the text shown already but not yet given to the tokenizer starts in `lastString` (see push); -1: none. */
+  private deferredFrom = -1
   /** `lastString` is newer than the string in the value: the value is rebuilt when it is read. */
   private behind = false
   /** False while the tokenizer holds back a surrogate half waiting for its pair: then it must see every chunk. */
@@ -159,7 +159,7 @@ class Reader implements PartialJsonReader {
       if (decoded !== undefined) {
         this.held = cut === text.length ? '' : text.slice(cut)
         if (decoded === '') return false
-        this.deferred += cut === text.length ? text : text.slice(0, cut)
+        if (this.deferredFrom === -1) this.deferredFrom = this.lastString.length
         this.lastString = this.lastString + decoded
         this.behind = true
         return true
@@ -194,9 +194,12 @@ class Reader implements PartialJsonReader {
   }
 
   private flushDeferred(): void {
-    if (this.deferred === '') return
-    const text = this.deferred
-    this.deferred = ''
+    if (this.deferredFrom === -1) return
+    // Any JSON text of the same characters will do: the deferred chunks were checked as they came
+    // (no quote, control character, surrogate half or invalid escape), and re-encoding them once
+    // costs less than keeping every raw chunk.
+    const text = JSON.stringify(this.lastString.slice(this.deferredFrom)).slice(1, -1)
+    this.deferredFrom = -1
     this.tokenizer.write(text)
   }
 
