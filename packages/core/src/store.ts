@@ -133,7 +133,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
    * Derives `state`, `committed` and `predictions` from the model's parts and checks the result.
    * Throws (changing nothing) when the committed state fails the user's validator.
    */
-  function settle(next: Model<TState>, snapshot: AgentSnapshot<TState>, conflicts?: AgentStoreError[]): Model<TState> {
+  function settle(next: Model<TState>, snapshot: AgentSnapshot<TState>, conflicts?: AgentStoreError[], onlyDrafts = false): Model<TState> {
     let { server, edits } = next
     let view = server
     if (edits.length > 0 && server === model.server && edits === model.edits) view = model.snapshot.state
@@ -145,7 +145,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       if (replayed.conflicts.length > 0) conflicts = [...(conflicts ?? []), ...replayed.conflicts]
     }
     const previous = model.snapshot
-    const committed = deriveCommitted(view, next.pending, previous.committed)
+    // A chunk of tool arguments changes only drafted keys, which committed holds at their baselines.
+    const committed = onlyDrafts ? previous.committed : deriveCommitted(view, next.pending, previous.committed)
     if (committed !== previous.committed) checkState(committed, rules)
     const predictions = derivePredictions(view, next.pending, previous.predictions)
     let result = snapshot
@@ -298,6 +299,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       if (event === undefined) return
       let snapshot = reduceEvent(model.snapshot, event)
       let next: Model<TState> = model
+      let onlyDrafts = false
       switch (event.type) {
         case EventType.RUN_STARTED:
           if (run?.runId === undefined && run) run.runId = event.runId
@@ -325,16 +327,18 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
         }
         case EventType.TOOL_CALL_ARGS:
           next = draftFromArguments(event.toolCallId, event.delta, next)
+          onlyDrafts = true
           break
         case EventType.TOOL_CALL_END:
           next = draftFromArguments(event.toolCallId, undefined, next)
+          onlyDrafts = true
           break
         case EventType.RUN_FINISHED:
         case EventType.RUN_ERROR:
           ;({ next, snapshot } = endOfRun(next, snapshot, event, event.type === EventType.RUN_ERROR))
           break
       }
-      commit(settle(next, snapshot))
+      commit(settle(next, snapshot, undefined, onlyDrafts))
       if (event.type === EventType.RUN_ERROR && model.snapshot.error) report(model.snapshot.error)
     } catch (error) {
       fail(error instanceof AgentStoreError ? error : new AgentStoreError('INVALID_EVENT', messageOf(error), { cause: error }))

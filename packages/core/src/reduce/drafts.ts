@@ -114,6 +114,14 @@ function stillCommitted(view: JsonObject, pending: Pending, previous: unknown): 
 
 export function derivePredictions(view: unknown, pending: Pending, previous: readonly Prediction[]): readonly Prediction[] {
   if (pending.size === 0) return previous.length === 0 ? previous : []
+  // One draft growing, the usual case: no walk over the map.
+  const only = previous.length === 1 && pending.size === 1 ? previous[0]! : undefined
+  const entry = only && pending.get(only.stateKey)
+  if (only && entry) {
+    const value = valueAt(view, only.stateKey)
+    if (only.value === value && only.toolCallId === entry.toolCallId && only.complete === entry.complete) return previous
+    return [{ toolCallId: entry.toolCallId, tool: entry.tool, stateKey: only.stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete }]
+  }
   let predictions: Prediction[] | undefined
   let i = 0
   for (const [stateKey, entry] of pending) {
