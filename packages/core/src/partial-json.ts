@@ -94,6 +94,7 @@ class Reader implements PartialJsonReader {
   private deepest = 0
 
   constructor() {
+    keepByteOrderMarks(this.tokenizer)
     // Validate each token before it touches the value, so the builder below only sees valid JSON.
     this.tokenizer.onToken = (token) => {
       this.grammar.write(token)
@@ -351,6 +352,17 @@ function decodeStringText(text: string, end: number): string | undefined {
     } else if (code < 0x20 || code === 0x22 || (code >= 0xd800 && code <= 0xdfff)) return undefined
   }
   return from === 0 ? text.slice(0, end) : decoded + text.slice(from, end)
+}
+
+/**
+ * @streamparser/json 0.0.26 decodes strings with a TextDecoder that drops a U+FEFF at the start of
+ * every decode (it takes it for a byte order mark), so `["\uFEFF"]` reads as `[""]`. Its string
+ * accumulator keeps the decoder in a field: one that keeps the mark takes its place. If a later
+ * release moves it, the U+FEFF tests in partial-json.test.ts say so.
+ */
+function keepByteOrderMarks(tokenizer: Tokenizer): void {
+  const strings = (tokenizer as unknown as { bufferedString?: { decoder?: unknown } }).bufferedString
+  if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 }
 
 const highSurrogateEscape = /\\u[dD][89abAB][0-9a-fA-F]{2}$/

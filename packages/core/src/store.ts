@@ -269,7 +269,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
 
   /** The end of a run: edits fold into the server state, drafts are committed, held or discarded. */
   function endOfRun(next: Model<TState>, snapshot: AgentSnapshot<TState>, event: Event | undefined, failed: boolean) {
-    const ending = run
+    // A recording fed to apply() may end a run it never started: its interrupts still count.
+    const ending = run ?? (event ? newRun(undefined) : undefined)
     run = undefined
     // Edits survive the run: they become part of the state the next run starts from.
     if (next.edits.length > 0) {

@@ -135,6 +135,13 @@ describe('answering an AG-UI interrupt', () => {
     ])
   })
 
+  it('opens the interrupts of a run that apply() never saw start', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply(interrupt('r', [{ id: 'lonely', reason: 'input_required' }]))
+    expect(store.getState().status).toBe('interrupted')
+    expect(store.getState().confirmations.map((c) => c.id)).toEqual(['lonely'])
+  })
+
   it('keeps every field of the interrupt', () => {
     const store = createAgentStore({ initialState: {} })
     const full = {

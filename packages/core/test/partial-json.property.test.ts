@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createPartialJsonReader } from '../src/partial-json'
 
-const NUM_RUNS = 200
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 0) || 200
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

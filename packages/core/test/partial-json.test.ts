@@ -480,3 +480,25 @@ describe('argument(): the value of one top-level key, without rebuilding the doc
     }
   })
 })
+
+describe('U+FEFF (which @streamparser/json alone drops at the start of a string)', () => {
+  it('keeps it at the start of a key or a value, in any chunking', () => {
+    for (const text of ['{"\uFEFFa":1}', '["\uFEFF"]', '{"d":"\uFEFFtext"}', '["a\\\\\uFEFF"]']) {
+      for (const size of [1, 2, 100]) {
+        const reader = createPartialJsonReader()
+        for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size))
+        reader.end()
+        expect(reader.error).toBeUndefined()
+        expect(reader.value).toEqual(JSON.parse(text))
+      }
+    }
+  })
+
+  it('skips one before the document, as @streamparser/json does by design (a byte order mark)', () => {
+    const reader = createPartialJsonReader()
+    reader.push('\uFEFF{"a":1}')
+    reader.end()
+    expect(reader.error).toBeUndefined()
+    expect(reader.value).toEqual({ a: 1 })
+  })
+})
