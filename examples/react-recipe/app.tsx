@@ -21,7 +21,7 @@ export function App() {
           {view.label}
           {view.step && <span className="status-step">{view.step}</span>}
         </span>
-        <button type="button" className="button small" onClick={() => store.reset()}>
+        <button type="button" className="button small" onClick={() => store.reset(undefined, { newThread: true })}>
           New chat
         </button>
       </header>

@@ -53,7 +53,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     validate: toValidator(options.validate),
   }
   const confirmTools = new Set(options.confirmTools ?? ['confirm_changes'])
-  const threadId = options.threadId ?? options.agent?.threadId ?? createId()
+  let threadId = options.threadId ?? options.agent?.threadId ?? createId()
   const blank = (state: TState): AgentSnapshot<TState> => ({
     state,
     committed: state,
@@ -552,11 +552,14 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       stream.resolve()
     },
 
-    reset(state?: TState) {
+    reset(state?: TState, resetOptions?: { newThread?: boolean }) {
       store.abort()
       run = undefined
       answers = []
-      const snapshot = state === undefined ? initial : blank(acceptState(model.snapshot.committed, state, rules, 'reset'))
+      // A new conversation on the server too: the agent gets a thread id it has never seen.
+      if (resetOptions?.newThread) threadId = createId()
+      const fresh = state === undefined && threadId === initial.threadId
+      const snapshot = fresh ? initial : blank(state === undefined ? initial.state : acceptState(model.snapshot.committed, state, rules, 'reset'))
       if (state !== undefined) checkState(snapshot.state, rules)
       commit({ snapshot, server: snapshot.state, edits: [], pending: noPending })
     },

@@ -159,8 +159,8 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   cancel(id?: string): Promise<void>
   /** Stops the active run, if any; its late events are ignored. */
   abort(): void
-  /** Back to the initial state (or the given one), with no messages and no run. */
-  reset(state?: TState): void
+  /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */
+  reset(state?: TState, options?: { newThread?: boolean }): void
   /** Every accepted event, after it is applied (CUSTOM events included). */
   onEvent(listener: (event: BaseEvent, snapshot: AgentSnapshot<TState>) => void): () => void
 }

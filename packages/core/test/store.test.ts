@@ -302,6 +302,23 @@ describe('setState and reset', () => {
     expect(store.getState()).toMatchObject({ state: { n: 1 }, error: { code: 'INVALID_STATE' } })
   })
 
+  it('starts a new thread on reset when asked, and sends it with the next run', async () => {
+    const { ScriptedAgent } = await import('../src/testing')
+    const agent = new ScriptedAgent({
+      threadId: 'first',
+      runs: [(input) => [ev.runStarted(input.runId, input.threadId), ev.runFinished(input.runId, input.threadId)]],
+    })
+    const store = createAgentStore({ agent, initialState: { n: 0 } })
+    await store.run({ message: 'one' })
+    store.reset(undefined, { newThread: true })
+    const { threadId, messages, state } = store.getState()
+    expect(threadId).not.toBe('first')
+    expect(messages).toEqual([])
+    expect(state).toBe(store.getInitialState().state)
+    await store.run({ message: 'two' })
+    expect(agent.inputs.map((input) => input.threadId)).toEqual(['first', threadId])
+  })
+
   it('resets to the initial snapshot or to a given state', () => {
     const store = createAgentStore({ initialState: { n: 0 } })
     store.apply([ev.runStarted(), ev.textStart('m1'), ev.snapshot({ n: 5 })])
