@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
+
+describe('the root README', () => {
+  it('has a quick start of at most ten lines, identical to test/readme-quick-start.tsx (which tsc compiles)', () => {
+    const readme = read('../README.md')
+    const start = readme.indexOf('```tsx\n', readme.indexOf('## Quick start')) + '```tsx\n'.length
+    const block = readme.slice(start, readme.indexOf('```', start))
+    expect(block).toBe(read('./readme-quick-start.tsx'))
+    expect(block.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
+  })
+
+  it('shows the two set-up commands', () => {
+    const readme = read('../README.md')
+    expect(readme).toContain('npm install && npm start')
+    expect(readme).toContain('npm test')
+  })
+})
