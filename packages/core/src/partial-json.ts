@@ -6,6 +6,7 @@
 // hook runs before the token is validated: here a token reaches the value only once it is valid.
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json'
 import { deepEqual } from './json-value'
+import { appendText } from './strings'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */
@@ -161,7 +162,7 @@ class Reader implements PartialJsonReader {
         this.held = cut === text.length ? '' : text.slice(cut)
         if (decoded === '') return false
         if (this.deferredFrom === -1) this.deferredFrom = this.lastString.length
-        this.lastString = this.lastString + decoded
+        this.lastString = appendText(this.lastString, decoded)
         this.behind = true
         return true
       }

@@ -12,6 +12,7 @@ import type {
 import { AgentStoreError } from '../errors'
 import { replaceEqualDeep } from '../json-value'
 import { copySnapshot } from '../snapshot'
+import { appendText } from '../strings'
 import type { AgentSnapshot } from '../types'
 
 // Streaming costs O(delta) plus one shallow copy of the message array per token: only the
@@ -70,7 +71,7 @@ export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: T
   const content = typeof message.content === 'string' ? message.content : ''
   if (event.delta === '') return snapshot
   const grown = { ...message } as { content: string } & Message
-  grown.content = content + event.delta
+  grown.content = appendText(content, event.delta)
   return withMessage(snapshot, index, grown)
 }
 
@@ -105,7 +106,7 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
   const toolCalls = message.toolCalls!.slice()
   const toolCall = toolCalls[found.call]!
   const call = { ...toolCall.function }
-  call.arguments = toolCall.function.arguments + event.delta
+  call.arguments = appendText(toolCall.function.arguments, event.delta)
   const grown = { ...toolCall }
   grown.function = call
   toolCalls[found.call] = grown
