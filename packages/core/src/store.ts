@@ -264,6 +264,24 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     return { ...next, server, pending }
   }
 
+  /**
+   * Commits the drafts of the given keys when a run ends. Drafts are not validated while they
+   * stream; a committed state is: drafts the validator refuses are discarded instead, and said so.
+   */
+  function commitDrafts(next: Model<TState>, snapshot: AgentSnapshot<TState>, keys: string[]) {
+    const kept = keep(next, keys)
+    if (!rules.validate || keys.length === 0) return { next: kept, snapshot }
+    try {
+      const view = kept.edits.length > 0 ? replayEdits(kept.server, kept.edits).state : kept.server
+      checkState(deriveCommitted(view, kept.pending, model.snapshot.committed), rules)
+      return { next: kept, snapshot }
+    } catch (error) {
+      const refused = error instanceof AgentStoreError ? error : new AgentStoreError('VALIDATION', messageOf(error), { cause: error })
+      report(refused)
+      return { next: discard(next, keys), snapshot: { ...snapshot, error: refused } }
+    }
+  }
+
   const runKeys = (pending: Pending, runId: string | undefined, except: ReadonlySet<string> = new Set()) =>
     [...pending].filter(([key, entry]) => entry.runId === runId && !except.has(key)).map(([key]) => key)
 
@@ -280,13 +298,15 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     const runId = ending?.runId
     if (!ending) return { next, snapshot }
     if (failed) {
-      return { next: options.keepDraftsOnError ? keep(next, runKeys(next.pending, runId)) : discard(next, runKeys(next.pending, runId)), snapshot }
+      return options.keepDraftsOnError
+        ? commitDrafts(next, snapshot, runKeys(next.pending, runId))
+        : { next: discard(next, runKeys(next.pending, runId)), snapshot }
     }
     const finished = event?.type === EventType.RUN_FINISHED ? event : undefined
     if (finished?.outcome?.type === 'cancelled') return { next: discard(next, runKeys(next.pending, runId)), snapshot }
     const confirmations = finished && ending ? collectConfirmations(finished, ending, snapshot.messages, confirmTools, next.pending) : []
     const held = new Set(confirmations.flatMap((c) => c.stateKeys))
-    next = keep(next, runKeys(next.pending, runId, held))
+    ;({ next, snapshot } = commitDrafts(next, snapshot, runKeys(next.pending, runId, held)))
     const open = [...snapshot.confirmations, ...confirmations]
     snapshot = { ...snapshot, confirmations: open, status: open.length > 0 ? 'interrupted' : snapshot.status }
     return { next, snapshot }
@@ -295,6 +315,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
   /** One event from anywhere: validated, applied, published; on error nothing of it is applied. */
   function receive(raw: unknown) {
     let event: Event | undefined
+    // A rejected event leaves everything as it was, the run's context included.
+    const runBefore = run
     try {
       event = checkEvent(raw)
       if (event === undefined) return
@@ -342,6 +364,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       commit(settle(next, snapshot, undefined, onlyDrafts))
       if (event.type === EventType.RUN_ERROR && model.snapshot.error) report(model.snapshot.error)
     } catch (error) {
+      run = runBefore
       fail(error instanceof AgentStoreError ? error : new AgentStoreError('INVALID_EVENT', messageOf(error), { cause: error }))
       return
     }

@@ -133,6 +133,31 @@ describe('drafts from tool arguments', () => {
     store.setState((s) => ({ ...s, document: 'user text' }))
     expect(store.getState()).toMatchObject({ state: { document: 'no full stop yet' }, error: { code: 'VALIDATION' } })
   })
+
+  it('discards, with VALIDATION, a draft the validator refuses once the run ends', () => {
+    const validate = (value: unknown) => {
+      if ((value as Doc).document.includes('forbidden')) throw new Error('no forbidden words')
+      return value as Doc
+    }
+    const { store, errors } = recordedStore({ initialState, validate })
+    store.apply([
+      ev.runStarted(),
+      predict('document', 'write', 'document'),
+      ev.toolStart('c1', 'write'),
+      ev.toolArgs('c1', '{"document":"forbidden"}'),
+      ev.toolEnd('c1'),
+    ])
+    expect(store.getState().state.document).toBe('forbidden')
+    store.apply(ev.runFinished())
+    expect(store.getState()).toMatchObject({
+      status: 'idle',
+      state: { document: 'old' },
+      committed: { document: 'old' },
+      predictions: [],
+      error: { code: 'VALIDATION' },
+    })
+    expect(errors).toHaveLength(1)
+  })
 })
 
 describe('edits during a run', () => {
