@@ -142,6 +142,22 @@ describe('answering an AG-UI interrupt', () => {
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['lonely'])
   })
 
+  it('refuses an approve whose edits the validator refuses, changing nothing and sending nothing', async () => {
+    const agent = writerAgent((input) => [interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])])
+    const validate = (value: unknown) => {
+      if ((value as { document: string }).document === 'bad') throw new Error('not that')
+      return value as { document: string }
+    }
+    const store = createAgentStore({ agent, initialState: { document: '' }, validate })
+    await store.run()
+    const before = store.getState()
+    await expect(store.approve(undefined, { document: 'bad' })).rejects.toMatchObject({ code: 'VALIDATION' })
+    expect(store.getState()).toBe(before)
+    expect(agent.inputs).toHaveLength(1)
+    await store.approve()
+    expect(agent.inputs[1]!.state).toEqual({ document: 'draft text' })
+  })
+
   it('keeps every field of the interrupt', () => {
     const store = createAgentStore({ initialState: {} })
     const full = {
