@@ -4,6 +4,7 @@ import { AgentStoreError } from './errors'
 import { createId } from './ids'
 import { createPartialJsonReader } from './partial-json'
 import { checkEvent, reduceEvent } from './reduce'
+import { expandChunk } from './reduce/chunks'
 import { type Answer, collectConfirmations, parseOnInterrupt, toWire, type WireAnswer } from './reduce/confirmations'
 import {
   deriveCommitted,
@@ -320,6 +321,10 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
     try {
       event = checkEvent(raw)
       if (event === undefined) return
+      if (event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.TOOL_CALL_CHUNK) {
+        for (const expanded of expandChunk(model.snapshot, event)) receive(expanded)
+        return
+      }
       let snapshot = reduceEvent(model.snapshot, event)
       let next: Model<TState> = model
       let onlyDrafts = false

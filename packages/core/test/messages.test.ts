@@ -112,3 +112,33 @@ describe('MESSAGES_SNAPSHOT', () => {
     expect(published).toHaveLength(2)
   })
 })
+
+describe('chunk events fed to apply() one at a time', () => {
+  it('start the message or tool call they name, then append, and drive drafts like the long forms', () => {
+    const store = createAgentStore({ initialState: { document: '' } })
+    const chunk = (event: Record<string, unknown>) => store.apply(event as never)
+    store.apply(ev.custom('PredictState', [{ state_key: 'document', tool: 'write', tool_argument: 'document' }]))
+    chunk({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Writing' })
+    chunk({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: ' now.' })
+    chunk({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'write', parentMessageId: 'm1', delta: '{"document":"On' })
+    chunk({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', delta: 'ce"}' })
+    const { messages, state, committed, error } = store.getState()
+    expect(error).toBeUndefined()
+    expect(messages).toEqual([
+      {
+        id: 'm1',
+        role: 'assistant',
+        content: 'Writing now.',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'write', arguments: '{"document":"Once"}' } }],
+      },
+    ])
+    expect(state.document).toBe('Once')
+    expect(committed.document).toBe('')
+  })
+
+  it('refuse a first tool call chunk without a name, changing nothing', () => {
+    const { store } = recordedStore({ initialState: {} })
+    store.apply({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c9', delta: '{}' } as never)
+    expect(store.getState()).toMatchObject({ messages: [], error: { code: 'INVALID_EVENT', eventType: 'TOOL_CALL_CHUNK' } })
+  })
+})

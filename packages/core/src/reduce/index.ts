@@ -69,10 +69,6 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event): AgentS
       return reduceToolCallResult(snapshot, event)
     case EventType.MESSAGES_SNAPSHOT:
       return reduceMessagesSnapshot(snapshot, event)
-    case EventType.TEXT_MESSAGE_CHUNK:
-    case EventType.TOOL_CALL_CHUNK:
-      // Shorthand forms: run() expands them with @ag-ui/client's transformChunks; apply() takes the long forms.
-      throw new AgentStoreError('INVALID_EVENT', `${event.type} must be expanded before it reaches the store (see transformChunks)`, { eventType: event.type })
     default:
       // STATE_*, TEXT_MESSAGE_END, TOOL_CALL_END, CUSTOM, RAW, reasoning and activity events change
       // no messages; listeners still see them through onEvent.
