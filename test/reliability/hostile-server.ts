@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 import type { RunAgentInput } from '@ag-ui/core'
 import { readBody } from '../support/agui-server'
+import { listenOnLoopback } from '../support/loopback'
 
 /** One request to the hostile server, with raw control of the bytes that answer it. */
 export interface Exchange {
@@ -51,7 +51,6 @@ export async function startHostileServer(...initial: Handler[]): Promise<Hostile
   let base = 0
   const requests: RunAgentInput[] = []
   const exchanges: Exchange[] = []
-  const sockets = new Set<Socket>()
   let active = 0
 
   const server = createServer(async (request, response) => {
@@ -107,27 +106,18 @@ export async function startHostileServer(...initial: Handler[]): Promise<Hostile
       response.socket?.destroy()
     }
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const loopback = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}/agent`,
+    url: loopback.url,
     requests,
     exchanges,
-    connections: () => sockets.size,
+    connections: loopback.connections,
     activeResponses: () => active,
     handle(...next) {
       handlers = next
       base = requests.length
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
+    close: loopback.close,
   }
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { EventEncoder } from '@ag-ui/encoder'
+import { listenOnLoopback } from './loopback'
 
 /** What a scripted endpoint does with one request: events to stream, or full control of the response. */
 export type Script = readonly BaseEvent[] | ((input: RunAgentInput, response: ServerResponse) => readonly BaseEvent[] | Promise<void> | void)
@@ -19,7 +19,6 @@ export interface TestServer {
  */
 export async function startAgUiServer(scripts: readonly Script[]): Promise<TestServer> {
   const requests: RunAgentInput[] = []
-  const sockets = new Set<import('node:net').Socket>()
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request)
     const input = JSON.parse(body) as RunAgentInput
@@ -32,20 +31,11 @@ export async function startAgUiServer(scripts: readonly Script[]): Promise<TestS
     for (const event of events) response.write(encoder.encode(event))
     response.end()
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const loopback = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}/agent`,
+    url: loopback.url,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
+    close: loopback.close,
   }
 }
 
