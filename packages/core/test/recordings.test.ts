@@ -144,23 +144,30 @@ describe('confirmations from recorded streams, and the exact next input', () => 
     })
   }
 
-  for (const number of ['02', '04', '05', '12']) {
+  // The boolean each recorded interrupt's responseSchema asks for: agent-framework `accepted`, .NET `approved`.
+  const decision: Record<string, string> = { '02': 'accepted', '07': 'accepted', '10': 'approved', '12': 'accepted' }
+  for (const number of ['02', '04', '05', '07', '10', '12']) {
     const recording = byNumber(number)
     it(`${recording.file}: reject restores the state from before the run and sends that`, async () => {
       const { agent, store, initialState } = await replay(recording)
-      const confirmation = store.getState().confirmations[0]!
-      const [key] = confirmation.stateKeys
-      await store.reject(confirmation.id, 'not now')
+      const before = store.getState()
+      const confirmation = before.confirmations[0]!
+      const resumed = store.reject(confirmation.id, 'not now')
+      // Before the resumed run streams anything (the recorded server then re-sends its own state):
+      for (const key of confirmation.stateKeys) expect(store.getState().state[key]).toEqual(initialState[key])
+      await resumed
       const sent = agent.inputs[1]!
-      expect(sent.state[key!]).toEqual(initialState[key!])
+      expect(sent.state).toEqual(before.committed)
+      for (const key of confirmation.stateKeys) expect(sent.state[key]).toEqual(initialState[key])
       if (confirmation.source === 'interrupt') {
-        expect(sent.resume).toEqual([{ interruptId: confirmation.id, status: 'resolved', payload: { accepted: false } }])
+        expect(sent.resume).toEqual([{ interruptId: confirmation.id, status: 'resolved', payload: { [decision[number]!]: false } }])
       } else {
         expect(sent.resume).toBeUndefined()
         const answer = sent.messages.at(-1)!
         expect(answer).toMatchObject({ role: 'tool', toolCallId: confirmation.id })
         expect(answer.content).toBe('{"accepted":false}')
       }
+      expect(store.getState()).toMatchObject({ confirmations: [], predictions: [] })
     })
   }
 })
