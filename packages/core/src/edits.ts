@@ -1,11 +1,10 @@
 import jsonpatch from 'fast-json-patch'
 import { AgentStoreError } from './errors'
 import { applyPatch } from './json-patch'
+import { escapeToken } from './json-value'
 import { isObject } from './reduce/drafts'
 
 export type EditOperation = { op: string; path: string; value?: unknown; from?: string }
-
-const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /**
  * A local edit as JSON Patch ops, so it can be replayed on top of whatever the server sends next.
@@ -21,27 +20,20 @@ export function diffState(previous: unknown, next: unknown): { ops: EditOperatio
   for (const key of Object.keys(previous)) {
     if (Object.hasOwn(next, key)) continue
     keys.push(key)
-    ops.push({ op: 'remove', path: `/${escapeKey(key)}` })
+    ops.push({ op: 'remove', path: `/${escapeToken(key)}` })
   }
   for (const key of Object.keys(next)) {
     const before = previous[key]
     const after = next[key]
     if (Object.hasOwn(previous, key) && before === after) continue
     keys.push(key)
-    const path = `/${escapeKey(key)}`
+    const path = `/${escapeToken(key)}`
     if (!Object.hasOwn(previous, key)) ops.push({ op: 'add', path, value: after })
     else if (typeof before === 'object' && before !== null && typeof after === 'object' && after !== null && Array.isArray(before) === Array.isArray(after)) {
       for (const op of jsonpatch.compare(before, after)) ops.push({ ...op, path: path + op.path } as EditOperation)
     } else ops.push({ op: 'replace', path, value: after })
   }
   return { ops, keys }
-}
-
-/** The top-level key an edit op touches ('*' for the root). */
-export function topLevelKey(path: string): string {
-  if (path === '') return '*'
-  const end = path.indexOf('/', 1)
-  return (end === -1 ? path.slice(1) : path.slice(1, end)).replace(/~1/g, '/').replace(/~0/g, '~')
 }
 
 /**

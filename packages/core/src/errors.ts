@@ -9,7 +9,6 @@ export type AgentStoreErrorCode =
   | 'LIMIT_EXCEEDED'
   | 'RUN_ACTIVE'
   | 'NO_AGENT'
-  | 'ABORTED'
   | 'LISTENER'
   | 'PENDING_CONFIRMATION'
   | 'NO_CONFIRMATION'

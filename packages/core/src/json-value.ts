@@ -16,7 +16,8 @@ export function isPlainObject(value: unknown): value is JsonObject {
 
 const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
 
-const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
+/** One JSON Pointer token (RFC 6901): `~` and `/` escaped. */
+export const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
 
 // A container being walked; `keys` is null for arrays.
 interface Frame {
