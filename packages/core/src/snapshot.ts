@@ -1,6 +1,26 @@
+import type { Message } from '@ag-ui/core'
 import type { AgentSnapshot } from './types'
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+const noMessages: readonly Message[] = Object.freeze([])
+const noSteps: readonly string[] = Object.freeze([])
+
+/** The snapshot of a thread with nothing said yet. */
+export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
+  return {
+    state,
+    committed: state,
+    status: 'idle',
+    steps: noSteps,
+    messages: noMessages,
+    threadId,
+    runId: undefined,
+    error: undefined,
+    predictions: [],
+    confirmations: [],
+  }
+}
 
 /**
  * A copy of a snapshot to fill in before it is published. Field by field on purpose: it runs once

@@ -19,10 +19,9 @@ import {
 } from './reduce/drafts'
 import { acceptState, applyDelta, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
 import { connectRun, type RunConnection } from './run'
-import { copySnapshot, type Mutable } from './snapshot'
+import { blankSnapshot, copySnapshot, type Mutable } from './snapshot'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Confirmation, Listener, RunOptions, StateUpdate } from './types'
 
-const noMessages: readonly Message[] = Object.freeze([])
 const noSteps: readonly string[] = Object.freeze([])
 const noPending: Pending = new Map()
 
@@ -55,18 +54,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
   }
   const confirmTools = new Set(options.confirmTools ?? ['confirm_changes'])
   let threadId = options.threadId ?? options.agent?.threadId ?? createId()
-  const blank = (state: TState): AgentSnapshot<TState> => ({
-    state,
-    committed: state,
-    status: 'idle',
-    steps: noSteps,
-    messages: noMessages,
-    threadId,
-    runId: undefined,
-    error: undefined,
-    predictions: [],
-    confirmations: [],
-  })
+  const blank = (state: TState): AgentSnapshot<TState> => blankSnapshot(threadId, state)
   // A bad initialState is a programming error: it throws here rather than becoming a store error.
   const initialState = acceptState(undefined as TState, options.initialState, rules, 'initialState')
   checkState(initialState, rules)
