@@ -15,33 +15,35 @@ export type AgentStoreErrorCode =
   | 'EXPIRED'
   | 'EDIT_CONFLICT'
 
+// `| undefined` on every optional field: with exactOptionalPropertyTypes, the class must be able to
+// implement the interface with the same types (a consumer's tsc checks our .d.ts with skipLibCheck off).
 export interface AgentStoreErrorDetails {
   /** The server's own error code, from RUN_ERROR.code. */
-  serverCode?: string
+  serverCode?: string | undefined
   /** The AG-UI event type that was rejected. */
-  eventType?: string
+  eventType?: string | undefined
   /** JSON Patch failures: which op, where, and why. */
-  opIndex?: number
-  op?: string
-  path?: string
-  reason?: string
+  opIndex?: number | undefined
+  op?: string | undefined
+  path?: string | undefined
+  reason?: string | undefined
   /** Which limit was exceeded. */
-  limit?: 'maxDepth' | 'maxOpsPerDelta' | 'maxStateBytes' | 'maxEventBytes'
+  limit?: 'maxDepth' | 'maxOpsPerDelta' | 'maxStateBytes' | 'maxEventBytes' | undefined
   /** HTTP status of a failed request, when known. */
-  status?: number
+  status?: number | undefined
   cause?: unknown
 }
 
 export class AgentStoreError extends Error implements AgentStoreErrorDetails {
   readonly code: AgentStoreErrorCode
-  serverCode?: string
-  eventType?: string
-  opIndex?: number
-  op?: string
-  path?: string
-  reason?: string
+  serverCode?: string | undefined
+  eventType?: string | undefined
+  opIndex?: number | undefined
+  op?: string | undefined
+  path?: string | undefined
+  reason?: string | undefined
   limit?: AgentStoreErrorDetails['limit']
-  status?: number
+  status?: number | undefined
 
   constructor(code: AgentStoreErrorCode, message: string, details: AgentStoreErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
