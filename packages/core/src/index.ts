@@ -1,5 +1,6 @@
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
+export { canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'
 export type {
