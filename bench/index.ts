@@ -6,6 +6,7 @@ import './production-mode'
 import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { benchBindingRenders } from './bindings-renders'
+import { benchBundleSize } from './bundle-size'
 import { benchCoreState } from './core-state'
 import { benchDrafts } from './drafts'
 import { markdownTable, type Row } from './harness'
@@ -18,6 +19,7 @@ const benches: { scenario: string; name: string; run: () => Promise<Row[]> }[] =
   { scenario: 'Core state', name: 'core-state', run: benchCoreState },
   { scenario: 'Drafts', name: 'drafts', run: benchDrafts },
   { scenario: 'Binding renders', name: 'bindings-renders', run: benchBindingRenders },
+  { scenario: 'Bundle size', name: 'bundle-size', run: benchBundleSize },
 ]
 
 const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), ${os.platform()} ${os.release()}, Node ${process.version}`
