@@ -1,0 +1,108 @@
+// Shared by the three server processes: the HTTP listener on 127.0.0.1, the test-only control routes,
+// the log of what each run received and sent, and the scripted turns the models play.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+
+/** One scripted model turn: text, one tool call whose arguments stream in chunks, or a thrown error. */
+export type Turn =
+  | { text: string }
+  | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string }
+  | { error: string }
+
+export interface LoggedRun {
+  path: string
+  /** The request body as received: a RunAgentInput for the AG-UI routes. */
+  body: unknown
+  /** Every event written to the response, in order. */
+  events: unknown[]
+}
+
+const scripts = new Map<string, Turn[]>()
+const log: LoggedRun[] = []
+
+/** The next scripted turn for a thread ('*' is the queue of servers whose model cannot see the thread). */
+export function nextTurn(threadId: string): Turn | undefined {
+  const queue = scripts.get(threadId) ?? scripts.get('*')
+  return queue?.shift()
+}
+
+/** Splits a tool call's JSON arguments into chunks, as a provider streams them. */
+export function argumentChunks(args: Record<string, unknown>, chunkSize = 12): string[] {
+  const json = JSON.stringify(args)
+  const chunks: string[] = []
+  for (let i = 0; i < json.length; i += chunkSize) chunks.push(json.slice(i, i + chunkSize))
+  return chunks
+}
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' })
+  response.end(JSON.stringify(value))
+}
+
+/** Starts logging one run; the returned entry collects the events the caller writes. */
+export function logRun(path: string, body: unknown): LoggedRun {
+  const entry: LoggedRun = { path, body, events: [] }
+  log.push(entry)
+  return entry
+}
+
+/**
+ * Handles the control routes: POST /__script {threadId, turns}, GET /__log?threadId=…, POST /__reset.
+ * Returns false for any other request.
+ */
+export async function handleControl(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+  if (request.method === 'POST' && url.pathname === '/__script') {
+    const { threadId = '*', turns } = JSON.parse(await readBody(request)) as { threadId?: string; turns: Turn[] }
+    scripts.set(threadId, [...(scripts.get(threadId) ?? []), ...turns])
+    sendJson(response, 200, { queued: scripts.get(threadId)!.length })
+    return true
+  }
+  if (request.method === 'GET' && url.pathname === '/__log') {
+    const threadId = url.searchParams.get('threadId')
+    sendJson(response, 200, threadId ? log.filter((run) => threadOf(run.body) === threadId) : log)
+    return true
+  }
+  if (request.method === 'POST' && url.pathname === '/__reset') {
+    scripts.clear()
+    log.length = 0
+    sendJson(response, 200, {})
+    return true
+  }
+  return false
+}
+
+function threadOf(body: unknown): unknown {
+  return body && typeof body === 'object' ? (body as { threadId?: unknown }).threadId : undefined
+}
+
+/** Writes one AG-UI event as an SSE `data:` line and logs it. */
+export function writeEvent(response: ServerResponse, run: LoggedRun, event: unknown): void {
+  run.events.push(event)
+  response.write(`data: ${JSON.stringify(event)}\n\n`)
+}
+
+/** Listens on 127.0.0.1, port 0 unless PORT is set, and prints the URL for the test's globalSetup. */
+export function listen(handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>, name: string): Promise<string> {
+  const server = createServer((request, response) => {
+    handler(request, response).catch((error: unknown) => {
+      console.error(`[${name}]`, error)
+      if (!response.headersSent) sendJson(response, 500, { error: String(error) })
+      else response.end()
+    })
+  })
+  return new Promise((resolve) => {
+    server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => {
+      const address = server.address()
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+      // The line globalSetup waits for.
+      console.log(`REAL_SERVER_URL ${name} ${url}`)
+      resolve(url)
+    })
+  })
+}
