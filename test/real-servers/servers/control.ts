@@ -106,3 +106,47 @@ export function listen(handler: (request: IncomingMessage, response: ServerRespo
     })
   })
 }
+
+/**
+ * A logging front for a server that owns its HTTP handling (the CopilotKit listener): records each
+ * request body and every SSE event of the answer, and passes both through unchanged.
+ */
+export function recordingProxy(target: string) {
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (await handleControl(request, response)) return
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request)
+    let parsed: unknown = body
+    try {
+      parsed = body ? JSON.parse(body) : undefined
+    } catch {
+      // Not JSON: logged as text.
+    }
+    const run = logRun(request.url ?? '/', parsed)
+    const headers = new Headers()
+    for (const [key, value] of Object.entries(request.headers)) if (key !== 'host' && key !== 'content-length' && typeof value === 'string') headers.set(key, value)
+    const controller = new AbortController()
+    response.on('close', () => controller.abort())
+    const upstream = await fetch(new URL(request.url ?? '/', target), { method: request.method, headers, body, signal: controller.signal })
+    response.writeHead(upstream.status, Object.fromEntries(upstream.headers))
+    if (!upstream.body) return void response.end()
+    const decoder = new TextDecoder()
+    let pending = ''
+    for await (const chunk of upstream.body) {
+      response.write(chunk)
+      pending += decoder.decode(chunk, { stream: true })
+      let end = pending.indexOf('\n\n')
+      while (end >= 0) {
+        const block = pending.slice(0, end)
+        pending = pending.slice(end + 2)
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n')
+        if (data) run.events.push(JSON.parse(data))
+        end = pending.indexOf('\n\n')
+      }
+    }
+    response.end()
+  }
+}

@@ -1,0 +1,55 @@
+// A scripted AI SDK model (ai/test's MockLanguageModelV3) for the CopilotKit and Mastra servers:
+// each doStream call plays the next scripted turn as text and tool-input-* parts.
+import { randomUUID } from 'node:crypto'
+import { MockLanguageModelV3 } from 'ai/test'
+import { argumentChunks, nextTurn, type Turn } from './control'
+
+type StreamPart = Record<string, unknown> & { type: string }
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 10, text: 10, reasoning: undefined },
+}
+
+/** The stream parts of one turn; text ids are unique across turns. */
+export function turnParts(turn: Turn): { parts: StreamPart[]; error?: string } {
+  const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }]
+  const text = 'error' in turn ? 'Let me think' : turn.text
+  if (text) {
+    const id = `text-${randomUUID()}`
+    parts.push({ type: 'text-start', id })
+    for (const word of text.split(/(?<= )/)) parts.push({ type: 'text-delta', id, delta: word })
+    if (!('error' in turn)) parts.push({ type: 'text-end', id })
+  }
+  if ('error' in turn) return { parts, error: turn.error }
+  if ('tool' in turn) {
+    const id = turn.id ?? `call_${randomUUID().slice(0, 8)}`
+    parts.push({ type: 'tool-input-start', id, toolName: turn.tool })
+    for (const delta of argumentChunks(turn.args, turn.chunkSize)) parts.push({ type: 'tool-input-delta', id, delta })
+    parts.push({ type: 'tool-input-end', id })
+    parts.push({ type: 'tool-call', toolCallId: id, toolName: turn.tool, input: JSON.stringify(turn.args) })
+    parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage })
+  } else {
+    parts.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage })
+  }
+  return { parts }
+}
+
+/** The model: the next turn of the server-wide queue, or `fallback()` when none is scripted. */
+export function scriptedModel(fallback: () => Turn = () => ({ text: 'OK.' })): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    provider: 'scripted',
+    modelId: 'scripted',
+    doStream: async () => {
+      const { parts, error } = turnParts(nextTurn('*') ?? fallback())
+      const stream = new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part)
+          if (error) controller.error(new Error(error))
+          else controller.close()
+        },
+      })
+      return { stream } as never
+    },
+  })
+}

@@ -1,0 +1,83 @@
+// Mastra, offline: @ag-ui/mastra's MastraAgent over a @mastra/core Agent with a scripted AI SDK model,
+// resource-scoped working memory (streamed as STATE_SNAPSHOT + STATE_DELTA) and a write_document
+// tool that suspends for approval. Served as AG-UI over HTTP/SSE at POST /writer.
+import { MastraAgent } from '@ag-ui/mastra'
+import { Agent } from '@mastra/core/agent'
+import { Mastra } from '@mastra/core/mastra'
+import { InMemoryStore } from '@mastra/core/storage'
+import { createTool } from '@mastra/core/tools'
+import { Memory } from '@mastra/memory'
+import { z } from 'zod'
+import { scriptedModel } from './ai-sdk-model'
+import { handleControl, listen, logRun, readBody, writeEvent } from './control'
+
+const writeDocument = createTool({
+  id: 'write_document',
+  description: 'Write the whole document; the user approves it before it is saved.',
+  inputSchema: z.object({ document: z.string() }),
+  suspendSchema: z.object({ message: z.string() }),
+  resumeSchema: z.object({ accepted: z.boolean(), document: z.string().optional() }),
+  outputSchema: z.object({ saved: z.boolean() }),
+  execute: async (input, context) => {
+    const answer = context?.agent?.resumeData as { accepted?: boolean } | undefined
+    if (!answer) {
+      await context?.agent?.suspend({ message: 'Approve the new document?' })
+      return { saved: false }
+    }
+    return { saved: answer.accepted === true && input.document.length >= 0 }
+  },
+})
+
+const storage = new InMemoryStore()
+const memory = new Memory({
+  storage,
+  options: {
+    lastMessages: 20,
+    // Resource scope: thread-scoped working memory fails on a thread's first run.
+    workingMemory: { enabled: true, scope: 'resource', schema: z.object({ document: z.string().optional(), title: z.string().optional() }) },
+  },
+})
+
+const writer = new Agent({
+  id: 'writer',
+  name: 'writer',
+  instructions: 'You write documents.',
+  model: scriptedModel(),
+  tools: { write_document: writeDocument },
+  memory,
+})
+const mastra = new Mastra({ agents: { writer }, storage, logger: false })
+
+await listen(async (request, response) => {
+  if (await handleControl(request, response)) return
+  if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/writer') {
+    response.writeHead(404).end()
+    return
+  }
+  const input = JSON.parse(await readBody(request))
+  const run = logRun(request.url!, input)
+  const agent = new MastraAgent({ agentId: 'writer', agent: mastra.getAgent('writer'), resourceId: 'user-1' })
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+  await new Promise<void>((resolve) => {
+    const subscription = agent.run(input).subscribe({
+      next: (event) => writeEvent(response, run, event),
+      error: (error: unknown) => {
+        writeEvent(response, run, { type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error) })
+        response.end()
+        resolve()
+      },
+      complete: () => {
+        response.end()
+        resolve()
+      },
+    })
+    response.on('close', () => {
+      if (response.writableFinished) return
+      subscription.unsubscribe()
+      resolve()
+    })
+  })
+}, 'mastra')
+
+process.on('SIGTERM', () => process.exit(0))
+process.on('SIGINT', () => process.exit(0))
