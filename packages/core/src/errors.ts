@@ -14,6 +14,7 @@ export type AgentStoreErrorCode =
   | 'NO_CONFIRMATION'
   | 'EXPIRED'
   | 'EDIT_CONFLICT'
+  | 'INVALID_ANSWER'
 
 // `| undefined` on every optional field: with exactOptionalPropertyTypes, the class must be able to
 // implement the interface with the same types (a consumer's tsc checks our .d.ts with skipLibCheck off).
@@ -31,6 +32,8 @@ export interface AgentStoreErrorDetails {
   limit?: 'maxDepth' | 'maxOpsPerDelta' | 'maxStateBytes' | 'maxEventBytes' | undefined
   /** HTTP status of a failed request, when known. */
   status?: number | undefined
+  /** EDIT_CONFLICT: the value the user set there, so the UI can offer it again. */
+  value?: unknown
   cause?: unknown
 }
 
@@ -44,6 +47,7 @@ export class AgentStoreError extends Error implements AgentStoreErrorDetails {
   reason?: string | undefined
   limit?: AgentStoreErrorDetails['limit']
   status?: number | undefined
+  value?: unknown
 
   constructor(code: AgentStoreErrorCode, message: string, details: AgentStoreErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
