@@ -1,10 +1,10 @@
 import { HttpAgent } from '@ag-ui/client'
-import { createAgentStore, useAgentStore } from '@agent-state/react'
+import { canAnswer, canRun, createAgentStore, useAgentStore } from '@agent-state/react'
 
 const store = createAgentStore({ agent: new HttpAgent({ url: '/api/agent' }), initialState: { document: '' } })
-export function Document() {
-  const document = useAgentStore(store, (s) => s.state.document) // renders only when the document changes
-  const draft = useAgentStore(store, (s) => s.state.document !== s.committed.document) // unconfirmed?
-  return <article className={draft ? 'draft' : ''}>{document}</article>
+export function Writer() {
+  const text = useAgentStore(store, (s) => s.state.document) // the draft shows while the agent writes it
+  const [ready, asking] = [useAgentStore(store, canRun), useAgentStore(store, canAnswer)] // what the store accepts now
+  return <div><article>{text}</article><button type="button" disabled={!ready} onClick={() => store.run({ message: 'Write a story' })}>Write</button>
+    <button type="button" disabled={!asking} onClick={() => store.approve()}>Approve</button><button type="button" disabled={!asking} onClick={() => store.reject()}>Reject</button></div>
 }
-export const write = () => store.run({ message: 'Write a story' }) // then store.approve() or store.reject()

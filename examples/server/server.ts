@@ -99,6 +99,11 @@ export function createAgentHandler(options: AgentHandlerOptions = {}): AgentHand
       const name = match[1]!
       const agent = Object.hasOwn(agents, name) ? agents[name] : undefined
       if (!agent) return sendJson(response, 404, { error: `No agent named "${name}"; there are: ${Object.keys(agents).join(', ')}` })
+      if (!allowCors(request, response)) return sendJson(response, 403, { error: 'Cross-origin requests are allowed from local origins only' })
+      if (request.method === 'OPTIONS') {
+        response.writeHead(204)
+        return response.end()
+      }
       if (request.method !== 'POST') {
         response.setHeader('Allow', 'POST')
         return sendJson(response, 405, { error: 'AG-UI endpoints take a POST with a RunAgentInput' })
@@ -211,6 +216,26 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => done(body))
     request.on('error', fail)
   })
+}
+
+// A page on another local port (a Vite app calling http://127.0.0.1:8000/agents/writer directly) is
+// cross-origin: the browser sends a preflight first. Local origins only, since the agents trust their input.
+const localOrigin = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
+
+/** Adds the CORS headers a local origin needs; false for a cross-origin request from anywhere else. */
+function allowCors(request: IncomingMessage, response: ServerResponse): boolean {
+  const origin = request.headers.origin
+  // Browsers send Origin on same-origin POSTs too: those need nothing, whatever the host.
+  if (origin === undefined || origin.replace(/^https?:\/\//, '') === request.headers.host) return true
+  if (!localOrigin.test(origin)) return false
+  response.setHeader('Access-Control-Allow-Origin', origin)
+  response.setHeader('Vary', 'Origin')
+  if (request.method === 'OPTIONS') {
+    response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS')
+    response.setHeader('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] ?? 'content-type, accept')
+    response.setHeader('Access-Control-Max-Age', '600')
+  }
+  return true
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown) {

@@ -5,9 +5,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { StrictMode, useState } from 'react'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { countSubscriptions, type DemoState, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
+import { countSubscriptions, type DemoState, demoState, replace } from '../../../test/binding-harness'
 import { Probe } from './harness'
-import { Story } from './quick-start'
 
 afterEach(() => {
   cleanup()
@@ -104,13 +103,5 @@ describe('useAgentStore (React)', () => {
     act(() => store.apply(replace('/title', 'Next')))
     expect(seen).toEqual([store.getInitialState(), store.getState()])
     expect(seen[1]).toBe(store.getState())
-  })
-})
-
-describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by quick-start.tsx, which renders', () => {
-    expectQuickStartMirrored(import.meta.url, './quick-start.tsx')
-    render(<Story />)
-    expect(screen.getByRole('button').textContent).toBe('Write a story')
   })
 })

@@ -1,12 +1,11 @@
 // Svelte-only concerns; the behaviour shared by all bindings is in test/bindings.table.test.tsx at the root.
 
 import { createAgentStore, shallow, useAgentStore } from '@agent-state/svelte'
-import { cleanup, render, screen } from '@testing-library/svelte'
+import { cleanup, render } from '@testing-library/svelte'
 import { flushSync } from 'svelte'
 import { derived, get } from 'svelte/store'
 import { afterEach, describe, expect, it } from 'vitest'
-import { append, countSubscriptions, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
-import QuickStart from './QuickStart.svelte'
+import { append, countSubscriptions, demoState, replace } from '../../../test/binding-harness'
 import RuneTitle from './RuneTitle.svelte'
 
 afterEach(() => cleanup())
@@ -75,13 +74,5 @@ describe('useAgentStore (Svelte)', () => {
     expect(container.textContent).toBe('Runes')
     unmount()
     expect(counted.active()).toBe(0)
-  })
-})
-
-describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by QuickStart.svelte, which renders', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStart.svelte')
-    render(QuickStart)
-    expect(screen.getByRole('button').textContent).toBe('Write a story')
   })
 })

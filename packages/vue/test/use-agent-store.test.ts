@@ -1,11 +1,10 @@
 // Vue-only concerns; the behaviour shared by all bindings is in test/bindings.table.test.tsx at the root.
 
 import { createAgentStore, type ReadableAgentStore, useAgentStore } from '@agent-state/vue'
-import { cleanup, render, screen } from '@testing-library/vue'
+import { cleanup, render } from '@testing-library/vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, effectScope, h, isProxy, isReadonly, isRef, nextTick, shallowRef } from 'vue'
-import { append, countSubscriptions, type DemoState, demoState, expectQuickStartMirrored, replace } from '../../../test/binding-harness'
-import QuickStart from './QuickStart.vue'
+import { append, countSubscriptions, type DemoState, demoState, replace } from '../../../test/binding-harness'
 
 afterEach(() => {
   cleanup()
@@ -88,13 +87,5 @@ describe('useAgentStore (Vue)', () => {
     second.apply(replace('/title', 'Followed'))
     await nextTick()
     expect(container.textContent).toBe('Followed')
-  })
-})
-
-describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by QuickStart.vue, which renders', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStart.vue')
-    render(QuickStart)
-    expect(screen.getByRole('button').textContent).toBe('Write a story')
   })
 })

@@ -1,0 +1,23 @@
+import { render } from '@testing-library/svelte'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { expectQuickStartMirrored, expectQuickStartWorked, type ReadmeServer, startReadmeServer, useQuickStart } from '../../../test/readme-server'
+import QuickStart from './QuickStart.svelte'
+
+let readme: ReadmeServer
+beforeAll(async () => {
+  readme = await startReadmeServer()
+})
+afterAll(() => readme.close())
+
+describe('README', () => {
+  it('has a quick start of at most ten lines, mirrored by QuickStart.svelte', () => {
+    expectQuickStartMirrored(import.meta.url, './QuickStart.svelte', 'svelte')
+  })
+
+  it('runs as written against the example server: write, reject, write, approve, with the buttons the store allows', async () => {
+    const warnings = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn')]
+    const { container } = render(QuickStart)
+    expectQuickStartWorked(await useQuickStart(container, readme.server))
+    for (const warning of warnings) expect(warning).not.toHaveBeenCalled()
+  })
+})

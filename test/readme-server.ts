@@ -1,0 +1,111 @@
+// What the READMEs tell a new user to set up around their quick start, done for the tests: the example
+// server (examples/server) and a dev-server proxy that sends the app's `/api/agent` to its writer agent.
+import { readFileSync } from 'node:fs'
+import { expect, vi } from 'vitest'
+import { storyFor } from '../examples/server/content'
+import { type AgentServer, startAgentServer } from '../examples/server/server'
+
+export interface ReadmeServer {
+  server: AgentServer
+  close(): Promise<void>
+}
+
+/**
+ * Starts the example server on a free port and routes `fetch('/api/agent')` (relative, as in a browser
+ * app) and `fetch('http://127.0.0.1:8000/…')` (its documented standalone address) to it, the way
+ * the proxy in the README's vite.config.ts does. Every other URL is refused, so nothing leaves the machine.
+ */
+export async function startReadmeServer(): Promise<ReadmeServer> {
+  const server = await startAgentServer({ delayMs: 1 })
+  const realFetch = globalThis.fetch
+  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input)
+    if (url === '/api/agent') return realFetch(`${server.url}/agents/writer`, init)
+    if (url.startsWith('http://127.0.0.1:8000/')) return realFetch(server.url + url.slice('http://127.0.0.1:8000'.length), init)
+    return Promise.reject(new TypeError(`The README tests only reach the example server, not ${url}`))
+  })
+  return {
+    server,
+    async close() {
+      vi.unstubAllGlobals()
+      await server.close()
+    },
+  }
+}
+
+/** Waits, bounded in time, until `ready()` holds; fails with `what` otherwise. */
+async function until(what: string, ready: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/**
+ * Uses a mounted quick start (an article and the buttons Write, Approve and Reject) the way a new user
+ * would against the example server's writer: write, reject, write again, approve. Returns what it saw.
+ */
+export async function useQuickStart(container: Element, server: AgentServer) {
+  const button = (name: string) => {
+    const found = [...container.querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === name)
+    if (!found) throw new Error(`No button "${name}" in ${container.innerHTML}`)
+    return found
+  }
+  const enabled = () => ['Write', 'Approve', 'Reject'].filter((name) => !button(name).disabled)
+  const text = () => container.querySelector('article')?.textContent ?? ''
+  const seen: { enabled: string[]; text: string }[] = []
+  const note = () => seen.push({ enabled: enabled(), text: text() })
+
+  note()
+  button('Write').click()
+  await until('the run has started', () => enabled().length === 0)
+  note()
+  button('Write').click() // disabled: a second click during the run sends nothing and throws nothing
+  await until('the draft waits for an answer', () => enabled().join() === 'Approve,Reject')
+  note()
+  button('Reject').click()
+  await until('the rejection has been answered', () => enabled().join() === 'Write' && server.requests.length === 2)
+  note()
+  button('Write').click()
+  await until('the second draft waits for an answer', () => enabled().join() === 'Approve,Reject')
+  button('Approve').click()
+  await until('the approval has been answered', () => enabled().join() === 'Write' && server.requests.length === 4)
+  note()
+  return { seen, requests: server.requests.map((request) => request.input) }
+}
+
+/** What `useQuickStart` must see: the story as a draft, gone on Reject, kept on Approve, and the answers on the wire. */
+export function expectQuickStartWorked({ seen, requests }: Awaited<ReturnType<typeof useQuickStart>>) {
+  const story = storyFor('Write a story')
+  expect(story.length).toBeGreaterThan(100)
+  expect(seen).toEqual([
+    { enabled: ['Write'], text: '' },
+    { enabled: [], text: expect.any(String) },
+    { enabled: ['Approve', 'Reject'], text: story },
+    { enabled: ['Write'], text: '' },
+    { enabled: ['Write'], text: story },
+  ])
+  expect(requests).toHaveLength(4)
+  expect(requests.map((input) => input.state)).toEqual([{ document: '' }, { document: '' }, { document: '' }, { document: story }])
+  expect(requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'Write a story' })
+  expect(requests.map((input) => input.resume?.map((entry) => [entry.status, entry.payload]))).toEqual([
+    undefined,
+    [['resolved', { accepted: false }]],
+    undefined,
+    [['resolved', { accepted: true }]],
+  ])
+}
+
+/** Checks that the `lang` code block under a README's "Quick start" heading is at most ten lines and is exactly `mirror`, a file that gets compiled. */
+export function expectQuickStartMirrored(testFile: string, mirror: string, lang: string, readme = '../README.md') {
+  const read = (path: string) => readFileSync(new URL(path, testFile), 'utf8')
+  const text = read(readme)
+  const fence = `\`\`\`${lang}\n`
+  expect(text).toContain('## Quick start')
+  const start = text.indexOf(fence, text.indexOf('## Quick start'))
+  expect(start).toBeGreaterThan(0)
+  const code = text.slice(start + fence.length, text.indexOf('```', start + fence.length))
+  expect(code).toBe(read(mirror))
+  expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
+}
