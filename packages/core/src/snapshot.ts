@@ -1,10 +1,12 @@
 import type { Message } from '@ag-ui/core'
-import type { AgentSnapshot } from './types'
+import type { AgentSnapshot, Subagent, SubagentStep } from './types'
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 const noMessages: readonly Message[] = Object.freeze([])
 const noSteps: readonly string[] = Object.freeze([])
+const noSubagents: readonly Subagent[] = Object.freeze([])
+const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
 
 /** The snapshot of a thread with nothing said yet. */
 export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
@@ -19,6 +21,9 @@ export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
     error: undefined,
     predictions: [],
     confirmations: [],
+    subagents: noSubagents,
+    subagentSteps: noSubagentSteps,
+    run: undefined,
   }
 }
 
@@ -38,5 +43,8 @@ export function copySnapshot<S>(snapshot: AgentSnapshot<S>): Mutable<AgentSnapsh
     error: snapshot.error,
     predictions: snapshot.predictions,
     confirmations: snapshot.confirmations,
+    subagents: snapshot.subagents,
+    subagentSteps: snapshot.subagentSteps,
+    run: snapshot.run,
   }
 }

@@ -1,5 +1,5 @@
 import type { AbstractAgent } from '@ag-ui/client'
-import type { BaseEvent, Context, Message, Tool } from '@ag-ui/core'
+import type { BaseEvent, Context, Message, RunAgentInput, TokenUsage, Tool } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
 
 export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
@@ -23,6 +23,58 @@ export interface AgentSnapshot<TState = unknown> {
   readonly predictions: readonly Prediction[]
   /** What the user must answer before the thread can go on; `status` is 'interrupted' while any is open. */
   readonly confirmations: readonly Confirmation[]
+  /** One entry per SUBAGENT_STARTED, in start order; kept across runs like the messages that name them. */
+  readonly subagents: readonly Subagent[]
+  /** Steps open in subagents (`steps` holds the parent agent's), in start order. */
+  readonly subagentSteps: readonly SubagentStep[]
+  /** What the server said about the run in progress, or the last one. */
+  readonly run: RunInfo | undefined
+}
+
+export type SubagentStatus = 'running' | 'finished' | 'error' | 'suspended'
+
+/** One subagent invocation (SUBAGENT_STARTED … SUBAGENT_FINISHED / SUBAGENT_ERROR). */
+export interface Subagent {
+  readonly subagentRunId: string
+  readonly name: string
+  readonly description?: string
+  readonly parentSubagentRunId?: string
+  /** The tool call that spawned it: a UI nests the subagent's messages under that call. */
+  readonly parentToolCallId?: string
+  readonly parentMessageId?: string
+  readonly status: SubagentStatus
+  /** SUBAGENT_FINISHED.result. */
+  readonly result?: unknown
+  /** SUBAGENT_ERROR's message and code. */
+  readonly error?: { readonly message: string; readonly code?: string }
+  /** The interrupts a suspended subagent waits on. */
+  readonly interruptIds?: readonly string[]
+  /** The events' metadata, merged key by key (last write wins). */
+  readonly metadata?: Record<string, unknown>
+  /** The run that started (or last continued) it. */
+  readonly runId: string | undefined
+}
+
+/** A step a subagent started and has not finished. */
+export interface SubagentStep {
+  readonly subagentRunId: string
+  readonly stepName: string
+}
+
+/** The run's own data from RUN_STARTED, RUN_FINISHED and RUN_ERROR. */
+export interface RunInfo {
+  readonly runId: string | undefined
+  readonly parentRunId?: string
+  /** RUN_STARTED.input: the input the server says it ran with. */
+  readonly input?: RunAgentInput
+  /** undefined while the run is in progress. */
+  readonly outcome?: 'success' | 'interrupt' | 'cancelled' | 'error'
+  /** RUN_FINISHED.result. */
+  readonly result?: unknown
+  /** RUN_FINISHED.usage or RUN_ERROR.usage. */
+  readonly usage?: readonly TokenUsage[]
+  /** The run events' metadata, merged key by key (last write wins). */
+  readonly metadata?: Record<string, unknown>
 }
 
 /** Maps one argument of one tool to one top-level state key (AG-UI's `PredictState`). */

@@ -1,6 +1,19 @@
-import { type Event, EventType, type TextMessageChunkEvent, type ToolCallChunkEvent } from '@ag-ui/core'
+import { type Event, EventType, type ReasoningMessageChunkEvent, type TextMessageChunkEvent, type ToolCallChunkEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import type { AgentSnapshot } from '../types'
+
+export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
+
+export const isChunk = (event: Event): event is ChunkEvent =>
+  event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.TOOL_CALL_CHUNK || event.type === EventType.REASONING_MESSAGE_CHUNK
+
+// What a chunk carries onto the events it stands for, as @ag-ui/client's transformChunks does.
+const carried = (event: ChunkEvent) => ({
+  ...(event.subagentRunId == null ? {} : { subagentRunId: event.subagentRunId }),
+  ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+})
+
+const needs = (event: ChunkEvent, field: string) => new AgentStoreError('INVALID_EVENT', `${event.type} needs a ${field}`, { eventType: event.type })
 
 /**
  * The long forms of a shorthand event fed to apply(). run() expands them with @ag-ui/client's
@@ -8,25 +21,33 @@ import type { AgentSnapshot } from '../types'
  * it completes, which does not fit events arriving one apply() call at a time. Here a chunk starts
  * its message or tool call if the snapshot does not hold it yet, then appends its delta.
  */
-export function expandChunk(snapshot: AgentSnapshot<unknown>, event: TextMessageChunkEvent | ToolCallChunkEvent): Event[] {
+export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent): Event[] {
   const expanded: Event[] = []
-  if (event.type === EventType.TEXT_MESSAGE_CHUNK) {
-    const { messageId, role, name, delta } = event
-    if (!messageId) throw new AgentStoreError('INVALID_EVENT', 'TEXT_MESSAGE_CHUNK needs a messageId', { eventType: event.type })
+  const extra = carried(event)
+  if (event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.REASONING_MESSAGE_CHUNK) {
+    const { messageId, delta } = event
+    if (!messageId) throw needs(event, 'messageId')
+    const reasoning = event.type === EventType.REASONING_MESSAGE_CHUNK
     if (!snapshot.messages.some((message) => message.id === messageId)) {
-      expanded.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: role ?? 'assistant', ...(name === undefined ? {} : { name }) } as Event)
+      if (reasoning) expanded.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...extra })
+      else {
+        const { role, name } = event as TextMessageChunkEvent
+        expanded.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: role ?? 'assistant', ...(name === undefined ? {} : { name }), ...extra })
+      }
     }
-    if (delta) expanded.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta } as Event)
+    if (delta !== undefined) {
+      expanded.push({ type: reasoning ? EventType.REASONING_MESSAGE_CONTENT : EventType.TEXT_MESSAGE_CONTENT, messageId, delta, ...extra } as Event)
+    }
     return expanded
   }
   const { toolCallId, toolCallName, parentMessageId, delta } = event
-  if (!toolCallId) throw new AgentStoreError('INVALID_EVENT', 'TOOL_CALL_CHUNK needs a toolCallId', { eventType: event.type })
+  if (!toolCallId) throw needs(event, 'toolCallId')
   const started = snapshot.messages.some((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
   if (!started) {
     if (!toolCallName)
       throw new AgentStoreError('INVALID_EVENT', `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`, { eventType: event.type })
-    expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...(parentMessageId === undefined ? {} : { parentMessageId }) } as Event)
+    expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...(parentMessageId === undefined ? {} : { parentMessageId }), ...extra })
   }
-  if (delta) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta } as Event)
+  if (delta !== undefined) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...extra })
   return expanded
 }

@@ -1,17 +1,24 @@
 import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
 import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
-import type { AgentSnapshot } from '../types'
+import type { AgentSnapshot, AgentStoreLimits } from '../types'
+import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
+import { expandChunk } from './chunks'
 import { checkHotEvent } from './event-check'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
   reduceMessagesSnapshot,
   reduceTextMessageContent,
+  reduceTextMessageEnd,
   reduceTextMessageStart,
   reduceToolCallArgs,
+  reduceToolCallEnd,
   reduceToolCallResult,
   reduceToolCallStart,
 } from './messages'
+import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceReasoningMessageEnd, reduceReasoningMessageStart } from './reasoning'
+import { defaultLimits } from './state'
+import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
 
 const knownTypes = new Set<string>(Object.values(EventType))
 
@@ -26,7 +33,8 @@ export function checkEvent(event: unknown): Event | undefined {
   const type = (event as { type?: unknown }).type
   if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must have a string "type"')
   if (!knownTypes.has(type)) return undefined
-  const hot = checkHotEvent(type, event as Record<string, unknown>)
+  // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
+  const hot = checkHotEvent(type === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : type, event as Record<string, unknown>)
   if (hot !== null) {
     if (hot === undefined) return event as Event
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
@@ -43,9 +51,10 @@ export function checkEvent(event: unknown): Event | undefined {
 
 /**
  * The messages and lifecycle of one event, into one snapshot: pure, and throws AgentStoreError
- * rather than half-applying anything. State events are the store's (they pass through drafts and edits).
+ * rather than half-applying anything. State events are the store's (they pass through drafts and
+ * edits); `limits` bound activity content as they bound state.
  */
-export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event): AgentSnapshot<S> {
+export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits: AgentStoreLimits = defaultLimits): AgentSnapshot<S> {
   switch (event.type) {
     case EventType.RUN_STARTED:
       return reduceRunStarted(snapshot, event)
@@ -61,17 +70,48 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event): AgentS
       return reduceTextMessageStart(snapshot, event)
     case EventType.TEXT_MESSAGE_CONTENT:
       return reduceTextMessageContent(snapshot, event)
+    case EventType.TEXT_MESSAGE_END:
+      return reduceTextMessageEnd(snapshot, event)
     case EventType.TOOL_CALL_START:
       return reduceToolCallStart(snapshot, event)
     case EventType.TOOL_CALL_ARGS:
       return reduceToolCallArgs(snapshot, event)
+    case EventType.TOOL_CALL_END:
+      return reduceToolCallEnd(snapshot, event)
     case EventType.TOOL_CALL_RESULT:
       return reduceToolCallResult(snapshot, event)
     case EventType.MESSAGES_SNAPSHOT:
       return reduceMessagesSnapshot(snapshot, event)
+    case EventType.REASONING_MESSAGE_START:
+      return reduceReasoningMessageStart(snapshot, event)
+    case EventType.REASONING_MESSAGE_CONTENT:
+      return reduceReasoningMessageContent(snapshot, event)
+    case EventType.REASONING_MESSAGE_END:
+      return reduceReasoningMessageEnd(snapshot, event)
+    case EventType.REASONING_ENCRYPTED_VALUE:
+      return reduceReasoningEncryptedValue(snapshot, event)
+    case EventType.ACTIVITY_SNAPSHOT:
+      return reduceActivitySnapshot(snapshot, event, limits)
+    case EventType.ACTIVITY_DELTA:
+      return reduceActivityDelta(snapshot, event, limits)
+    case EventType.SUBAGENT_STARTED:
+      return reduceSubagentStarted(snapshot, event)
+    case EventType.SUBAGENT_FINISHED:
+      return reduceSubagentFinished(snapshot, event)
+    case EventType.SUBAGENT_ERROR:
+      return reduceSubagentError(snapshot, event)
+    case EventType.TEXT_MESSAGE_CHUNK:
+    case EventType.TOOL_CALL_CHUNK:
+    case EventType.REASONING_MESSAGE_CHUNK: {
+      // The shell expands chunks itself so listeners see the long forms; a chunk that reaches
+      // this point still applies whole: every long form or none.
+      let next = snapshot
+      for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
+      return next
+    }
     default:
-      // STATE_*, TEXT_MESSAGE_END, TOOL_CALL_END, CUSTOM, RAW, reasoning and activity events change
-      // no messages; listeners still see them through onEvent.
+      // STATE_* (the shell's), REASONING_START / REASONING_END (spans), CUSTOM and RAW change no
+      // messages; listeners still see them through onEvent.
       return snapshot
   }
 }

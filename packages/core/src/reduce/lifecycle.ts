@@ -1,37 +1,118 @@
-import type { RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepFinishedEvent, StepStartedEvent } from '@ag-ui/core'
+import {
+  type BaseEvent,
+  mergeMetadata,
+  type RunErrorEvent,
+  type RunFinishedEvent,
+  type RunStartedEvent,
+  type StepFinishedEvent,
+  type StepStartedEvent,
+} from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import type { AgentSnapshot } from '../types'
+import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
+import { appendInputMessages } from './messages'
+import { abandonSubagents } from './subagents'
 
 const noSteps: readonly string[] = Object.freeze([])
+const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
+
+const runMetadata = (info: RunInfo | undefined, event: BaseEvent) =>
+  event.metadata === undefined ? (info?.metadata === undefined ? {} : { metadata: info.metadata }) : { metadata: mergeMetadata(info?.metadata, event.metadata) }
 
 export function reduceRunStarted<S>(snapshot: AgentSnapshot<S>, event: RunStartedEvent): AgentSnapshot<S> {
-  return { ...snapshot, status: 'running', runId: event.runId, steps: noSteps, error: undefined }
+  const run: RunInfo = {
+    runId: event.runId,
+    ...(event.parentRunId === undefined ? {} : { parentRunId: event.parentRunId }),
+    ...(event.input === undefined ? {} : { input: event.input }),
+    ...runMetadata(undefined, event),
+  }
+  const started: AgentSnapshot<S> = {
+    ...snapshot,
+    status: 'running',
+    runId: event.runId,
+    steps: noSteps,
+    subagentSteps: noSubagentSteps,
+    error: undefined,
+    run,
+  }
+  // The input echo carries history the server ran with: messages not held yet are appended.
+  return appendInputMessages(started, event.input?.messages)
+}
+
+/** What ends with every run, however it ends: open steps, and subagents that never finished. */
+export function endRunWork<S>(snapshot: AgentSnapshot<S>, failure: { message: string; code?: string }): AgentSnapshot<S> {
+  const subagents = abandonSubagents(snapshot.subagents ?? [], failure)
+  if (snapshot.steps.length === 0 && (snapshot.subagentSteps?.length ?? 0) === 0 && subagents === snapshot.subagents) return snapshot
+  return { ...snapshot, steps: noSteps, subagentSteps: noSubagentSteps, subagents }
+}
+
+/** The run info of an ending run: the one started with this id, or a new one (a recording may end a run it never started). */
+function endedRun(snapshot: AgentSnapshot<unknown>, runId: string | undefined, event: BaseEvent, end: Partial<RunInfo>): RunInfo {
+  const current = snapshot.run
+  const base: RunInfo = current && (runId === undefined || current.runId === runId) ? current : { runId }
+  const { outcome: _outcome, result: _result, usage: _usage, metadata: _metadata, ...rest } = base
+  return { ...rest, ...end, ...runMetadata(base, event) }
 }
 
 export function reduceRunFinished<S>(snapshot: AgentSnapshot<S>, event: RunFinishedEvent): AgentSnapshot<S> {
   const interrupted = event.outcome?.type === 'interrupt' && event.outcome.interrupts.length > 0
-  return { ...snapshot, status: interrupted ? 'interrupted' : 'idle', steps: noSteps }
+  const ended = endRunWork(snapshot, { message: 'The run finished before the subagent did' })
+  const run = endedRun(snapshot, event.runId, event, {
+    outcome: event.outcome?.type ?? 'success',
+    ...(event.result === undefined ? {} : { result: event.result }),
+    ...(event.usage === undefined ? {} : { usage: event.usage }),
+  })
+  return { ...ended, status: interrupted ? 'interrupted' : 'idle', steps: noSteps, run }
 }
 
 export function reduceRunError<S>(snapshot: AgentSnapshot<S>, event: RunErrorEvent): AgentSnapshot<S> {
   const error = new AgentStoreError('RUN_ERROR', event.message, {
     ...(event.code === undefined ? {} : { serverCode: event.code }),
   })
-  return { ...snapshot, status: 'error', steps: noSteps, error }
+  const ended = endRunWork(snapshot, { message: event.message, ...(event.code === undefined ? {} : { code: event.code }) })
+  const run = endedRun(snapshot, undefined, event, { outcome: 'error', ...(event.usage === undefined ? {} : { usage: event.usage }) })
+  return { ...ended, status: 'error', steps: noSteps, error, run }
 }
 
+const ownerName = (owner: string | undefined) => (owner === undefined ? 'the parent agent' : `subagent "${owner}"`)
+
+function whoHolds(snapshot: AgentSnapshot<unknown>, stepName: string, except: string | undefined): string | undefined | null {
+  if (except !== undefined && snapshot.steps.includes(stepName)) return undefined
+  const other = (snapshot.subagentSteps ?? noSubagentSteps).find((step) => step.stepName === stepName && step.subagentRunId !== except)
+  return other ? other.subagentRunId : null
+}
+
+// Steps are tracked per owner, as @ag-ui/client's verifyEvents does: the parent agent's in
+// `steps`, each subagent's in `subagentSteps`; a step must be finished by whoever started it.
+
 export function reduceStepStarted<S>(snapshot: AgentSnapshot<S>, event: StepStartedEvent): AgentSnapshot<S> {
-  return { ...snapshot, steps: [...snapshot.steps, event.stepName] }
+  const owner = event.subagentRunId
+  if (owner === undefined) return { ...snapshot, steps: [...snapshot.steps, event.stepName] }
+  return { ...snapshot, subagentSteps: [...(snapshot.subagentSteps ?? noSubagentSteps), { subagentRunId: owner, stepName: event.stepName }] }
 }
 
 export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFinishedEvent): AgentSnapshot<S> {
-  const index = snapshot.steps.lastIndexOf(event.stepName)
-  if (index === -1) {
-    throw new AgentStoreError('INVALID_EVENT', `STEP_FINISHED for step "${event.stepName}", which has not started`, {
-      eventType: event.type,
-    })
+  const owner = event.subagentRunId
+  if (owner === undefined) {
+    const index = snapshot.steps.lastIndexOf(event.stepName)
+    if (index !== -1) {
+      const steps = snapshot.steps.slice()
+      steps.splice(index, 1)
+      return { ...snapshot, steps: steps.length === 0 ? noSteps : steps }
+    }
+  } else {
+    const list = snapshot.subagentSteps ?? noSubagentSteps
+    let index = list.length - 1
+    while (index >= 0 && !(list[index]!.subagentRunId === owner && list[index]!.stepName === event.stepName)) index--
+    if (index !== -1) {
+      const subagentSteps = list.slice()
+      subagentSteps.splice(index, 1)
+      return { ...snapshot, subagentSteps: subagentSteps.length === 0 ? noSubagentSteps : subagentSteps }
+    }
   }
-  const steps = snapshot.steps.slice()
-  steps.splice(index, 1)
-  return { ...snapshot, steps: steps.length === 0 ? noSteps : steps }
+  const holder = whoHolds(snapshot, event.stepName, owner)
+  const reason =
+    holder === null
+      ? `step "${event.stepName}", which has not started`
+      : `step "${event.stepName}" of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`
+  throw new AgentStoreError('INVALID_EVENT', `STEP_FINISHED for ${reason}`, { eventType: event.type })
 }

@@ -1,16 +1,20 @@
-import type {
-  AssistantMessage,
-  Message,
-  MessagesSnapshotEvent,
-  TextMessageContentEvent,
-  TextMessageStartEvent,
-  ToolCall,
-  ToolCallArgsEvent,
-  ToolCallResultEvent,
-  ToolCallStartEvent,
+import {
+  type AssistantMessage,
+  type BaseEvent,
+  type Message,
+  type MessagesSnapshotEvent,
+  mergeMetadata,
+  type TextMessageContentEvent,
+  type TextMessageEndEvent,
+  type TextMessageStartEvent,
+  type ToolCall,
+  type ToolCallArgsEvent,
+  type ToolCallEndEvent,
+  type ToolCallResultEvent,
+  type ToolCallStartEvent,
 } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { replaceEqualDeep } from '../json-value'
+import { isPlainObject, replaceEqualDeep } from '../json-value'
 import { copySnapshot } from '../snapshot'
 import { appendText } from '../strings'
 import type { AgentSnapshot } from '../types'
@@ -19,12 +23,12 @@ import type { AgentSnapshot } from '../types'
 // changed message (and its tool call) become new objects; every other message keeps its identity.
 // Lookups scan from the end, where the message being streamed almost always is.
 
-function indexOfMessage(messages: readonly Message[], id: string): number {
+export function indexOfMessage(messages: readonly Message[], id: string): number {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.id === id) return i
   return -1
 }
 
-function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number } | undefined {
+export function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!
     if (message.role !== 'assistant' || !message.toolCalls) continue
@@ -36,7 +40,7 @@ function findToolCall(messages: readonly Message[], toolCallId: string): { index
 
 // On the per-token paths objects are copied with a bare spread and then assigned: V8 clones
 // `{ ...a }` on a fast path, while `{ ...a, key: value }` costs several times more (measured).
-function withMessage<S>(snapshot: AgentSnapshot<S>, index: number, message: Message): AgentSnapshot<S> {
+export function withMessage<S>(snapshot: AgentSnapshot<S>, index: number, message: Message): AgentSnapshot<S> {
   const messages = snapshot.messages.slice()
   if (index === messages.length) messages.push(message)
   else messages[index] = message
@@ -45,47 +49,112 @@ function withMessage<S>(snapshot: AgentSnapshot<S>, index: number, message: Mess
   return next
 }
 
-const outOfOrder = (event: { type: string }, what: string) => new AgentStoreError('INVALID_EVENT', `${event.type} for ${what}`, { eventType: event.type })
-
-export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: TextMessageStartEvent): AgentSnapshot<S> {
-  const index = indexOfMessage(snapshot.messages, event.messageId)
-  if (index !== -1) {
-    // A tool call may have created the assistant message first; the text joins it.
-    const existing = snapshot.messages[index]!
-    if (existing.role !== (event.role ?? 'assistant')) throw outOfOrder(event, `message "${event.messageId}", which exists with another role`)
-    return snapshot
-  }
-  const message = {
-    id: event.messageId,
-    role: event.role ?? 'assistant',
-    content: '',
-    ...(event.name === undefined ? {} : { name: event.name }),
-  } as Message
-  return withMessage(snapshot, snapshot.messages.length, message)
+export function withMessages<S>(snapshot: AgentSnapshot<S>, messages: readonly Message[]): AgentSnapshot<S> {
+  const next = copySnapshot(snapshot)
+  next.messages = messages
+  return next
 }
 
-export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: TextMessageContentEvent): AgentSnapshot<S> {
+/** An event's metadata folded into what it builds, key by key, the last write winning (as @ag-ui/client does). */
+export function withMetadata<T extends { metadata?: Record<string, unknown> }>(target: T, event: BaseEvent): T {
+  if (event.metadata === undefined) return target
+  const next = { ...target }
+  next.metadata = mergeMetadata(target.metadata, event.metadata)
+  return next
+}
+
+/** `subagentRunId` of the event, as a field for the message it creates. */
+export const attribution = (event: { subagentRunId?: string }) => (event.subagentRunId == null ? {} : { subagentRunId: event.subagentRunId })
+
+/** A fresh object's metadata: a copy, so a later merge never writes into the event's own object. */
+export const ownMetadata = (event: BaseEvent) => (event.metadata === undefined ? {} : { metadata: mergeMetadata(undefined, event.metadata) })
+
+export const outOfOrder = (event: { type: string }, what: string) =>
+  new AgentStoreError('INVALID_EVENT', `${event.type} for ${what}`, { eventType: event.type })
+
+/** START of a text or reasoning message: joins a message of the same role, else creates one. */
+export function startMessage<S>(
+  snapshot: AgentSnapshot<S>,
+  event: BaseEvent & { messageId: string },
+  role: Message['role'],
+  fresh: () => Message,
+): AgentSnapshot<S> {
+  const index = indexOfMessage(snapshot.messages, event.messageId)
+  if (index === -1) return withMessage(snapshot, snapshot.messages.length, fresh())
+  // A tool call may have created the assistant message first; the text joins it. An id of
+  // another kind (a reused activity or tool message id) is the producer's bug, refused.
+  const existing = snapshot.messages[index]!
+  if (existing.role !== role) throw outOfOrder(event, `message "${event.messageId}", which exists with the role "${existing.role}"`)
+  if (event.metadata === undefined) return snapshot
+  return withMessage(snapshot, index, withMetadata(existing as Message & { metadata?: Record<string, unknown> }, event) as Message)
+}
+
+/** CONTENT of a text or reasoning message: appends to any message but an activity. */
+export function appendContent<S>(snapshot: AgentSnapshot<S>, event: BaseEvent & { messageId: string; delta: string }): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
   if (index === -1) throw outOfOrder(event, `message "${event.messageId}", which has not started`)
   const message = snapshot.messages[index]!
-  const content = typeof message.content === 'string' ? message.content : ''
-  if (event.delta === '') return snapshot
-  const grown = { ...message } as { content: string } & Message
-  grown.content = appendText(content, event.delta)
+  if (message.role === 'activity') throw outOfOrder(event, `message "${event.messageId}", which is an activity`)
+  const content = typeof message.content === 'string' ? message.content : undefined
+  if (event.delta === '' && content !== undefined && event.metadata === undefined) return snapshot
+  const grown = { ...message } as { content: string; metadata?: Record<string, unknown> } & Message
+  grown.content = appendText(content ?? '', event.delta)
+  if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
   return withMessage(snapshot, index, grown)
+}
+
+/** END of a text or reasoning message: only its metadata lands. */
+export function endMessage<S>(snapshot: AgentSnapshot<S>, event: BaseEvent & { messageId: string }): AgentSnapshot<S> {
+  if (event.metadata === undefined) return snapshot
+  const index = indexOfMessage(snapshot.messages, event.messageId)
+  const message = index === -1 ? undefined : snapshot.messages[index]!
+  if (!message || message.role === 'activity') return snapshot
+  return withMessage(snapshot, index, withMetadata(message as Message & { metadata?: Record<string, unknown> }, event) as Message)
+}
+
+export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: TextMessageStartEvent): AgentSnapshot<S> {
+  const role = event.role ?? 'assistant'
+  return startMessage(snapshot, event, role, () => {
+    const message = {
+      id: event.messageId,
+      role,
+      content: '',
+      ...(event.name === undefined ? {} : { name: event.name }),
+      ...attribution(event),
+      ...ownMetadata(event),
+    }
+    return message as Message
+  })
+}
+
+export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: TextMessageContentEvent): AgentSnapshot<S> {
+  return appendContent(snapshot, event)
+}
+
+export function reduceTextMessageEnd<S>(snapshot: AgentSnapshot<S>, event: TextMessageEndEvent): AgentSnapshot<S> {
+  return endMessage(snapshot, event)
+}
+
+/** One tool call of one assistant message replaced. */
+function withToolCall<S>(snapshot: AgentSnapshot<S>, at: { index: number; call: number }, toolCall: ToolCall): AgentSnapshot<S> {
+  const message = snapshot.messages[at.index] as AssistantMessage
+  const toolCalls = message.toolCalls!.slice()
+  toolCalls[at.call] = toolCall
+  const next = { ...message }
+  next.toolCalls = toolCalls
+  return withMessage(snapshot, at.index, next)
 }
 
 export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCallStartEvent): AgentSnapshot<S> {
   const existing = findToolCall(snapshot.messages, event.toolCallId)
   if (existing) {
-    // A server restating a call it already made (the .NET server does on resume): the call starts
-    // over in place, rather than its arguments being appended twice.
-    const message = snapshot.messages[existing.index] as AssistantMessage
-    const toolCalls = message.toolCalls!.slice()
-    toolCalls[existing.call] = { ...toolCalls[existing.call]!, function: { name: event.toolCallName, arguments: '' } }
-    return withMessage(snapshot, existing.index, { ...message, toolCalls })
+    // A server restating a call it already made (the .NET server does on resume, with its
+    // arguments): the call starts over in place, rather than its arguments being appended twice.
+    const call = (snapshot.messages[existing.index] as AssistantMessage).toolCalls![existing.call]!
+    const restarted = withMetadata({ ...call, function: { name: event.toolCallName, arguments: '' } }, event)
+    return withToolCall(snapshot, existing, restarted)
   }
-  const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' } }
+  const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' }, ...ownMetadata(event) }
   // parentMessageId may name a message never started, or be "": then the call gets a message of its own.
   const parentId = event.parentMessageId || undefined
   const index = parentId === undefined ? -1 : indexOfMessage(snapshot.messages, parentId)
@@ -94,46 +163,129 @@ export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCa
     return withMessage(snapshot, index, { ...parent, toolCalls: [...(parent.toolCalls ?? []), toolCall] })
   }
   const id = parentId !== undefined && parent === undefined ? parentId : event.toolCallId
-  const message: AssistantMessage = { id, role: 'assistant', toolCalls: [toolCall] }
+  const message: AssistantMessage = { id, role: 'assistant', toolCalls: [toolCall], ...attribution(event) }
   return withMessage(snapshot, snapshot.messages.length, message)
 }
 
 export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCallArgsEvent): AgentSnapshot<S> {
   const found = findToolCall(snapshot.messages, event.toolCallId)
   if (!found) throw outOfOrder(event, `tool call "${event.toolCallId}", which has not started`)
-  if (event.delta === '') return snapshot
-  const message = snapshot.messages[found.index] as AssistantMessage
-  const toolCalls = message.toolCalls!.slice()
-  const toolCall = toolCalls[found.call]!
+  if (event.delta === '' && event.metadata === undefined) return snapshot
+  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
   const call = { ...toolCall.function }
   call.arguments = appendText(toolCall.function.arguments, event.delta)
   const grown = { ...toolCall }
   grown.function = call
-  toolCalls[found.call] = grown
-  const next = { ...message }
-  next.toolCalls = toolCalls
-  return withMessage(snapshot, found.index, next)
+  if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
+  return withToolCall(snapshot, found, grown)
+}
+
+export function reduceToolCallEnd<S>(snapshot: AgentSnapshot<S>, event: ToolCallEndEvent): AgentSnapshot<S> {
+  if (event.metadata === undefined) return snapshot
+  const found = findToolCall(snapshot.messages, event.toolCallId)
+  if (!found) return snapshot
+  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
+  return withToolCall(snapshot, found, withMetadata(toolCall, event))
 }
 
 export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolCallResultEvent): AgentSnapshot<S> {
-  const message: Message = { id: event.messageId, role: 'tool', toolCallId: event.toolCallId, content: event.content }
+  const message: Message = {
+    id: event.messageId,
+    role: 'tool',
+    toolCallId: event.toolCallId,
+    content: event.content,
+    ...attribution(event),
+    ...ownMetadata(event),
+  }
+  const { messages } = snapshot
   // A restated result replaces the earlier one. Servers reuse the tool call id as the result's
   // message id, which may also be the id of the assistant message that holds a parentless call.
-  const index = indexOfMessage(snapshot.messages, event.messageId)
-  if (index !== -1 && snapshot.messages[index]!.role === 'tool') return withMessage(snapshot, index, message)
-  return withMessage(snapshot, snapshot.messages.length, message)
+  const index = indexOfMessage(messages, event.messageId)
+  if (index !== -1 && messages[index]!.role === 'tool') return withMessage(snapshot, index, message)
+  // Right after the assistant message that holds the call, after the results already there:
+  // OpenAI-style transcripts require a tool result to follow its call (as @ag-ui/client places it).
+  let owner = -1
+  for (let i = 0; i < messages.length && owner === -1; i++) {
+    const candidate = messages[i]!
+    if (candidate.role === 'assistant' && candidate.toolCalls?.some((call) => call.id === event.toolCallId)) owner = i
+  }
+  if (owner === -1) return withMessage(snapshot, messages.length, message)
+  let at = owner + 1
+  while (at < messages.length && messages[at]!.role === 'tool') at++
+  if (at === messages.length) return withMessage(snapshot, at, message)
+  const next = messages.slice()
+  next.splice(at, 0, message)
+  return withMessages(snapshot, next)
 }
 
+const historyKey = '@ag-ui/client'
+
+/**
+ * The activity types a MESSAGES_SNAPSHOT declares it owns, by @ag-ui/client's convention
+ * (`metadata["@ag-ui/client"].authoritativeActivityTypes`): null owns every type, an array its
+ * types, an invalid declaration none; undefined when nothing is declared.
+ */
+export function ownedActivityTypes(event: MessagesSnapshotEvent): readonly string[] | null | undefined {
+  const { metadata } = event
+  if (!metadata || !Object.hasOwn(metadata, historyKey)) return undefined
+  const declared = metadata[historyKey]
+  if (!isPlainObject(declared)) return []
+  if (!Object.hasOwn(declared, 'authoritativeActivityTypes')) return undefined
+  const types = declared.authoritativeActivityTypes
+  if (types === null) return null
+  return Array.isArray(types) && types.every((type) => typeof type === 'string') ? (types as string[]) : []
+}
+
+/**
+ * A snapshot of the messages the server owns, merged as @ag-ui/client 1.0 merges it: held messages
+ * keep their places and take the snapshot's version; those it leaves out are dropped, except
+ * client-only ones (activities of types it does not own, reasoning when it carries none); the
+ * rest of the snapshot is appended in its order.
+ */
 export function reduceMessagesSnapshot<S>(snapshot: AgentSnapshot<S>, event: MessagesSnapshotEvent): AgentSnapshot<S> {
-  // Messages equal to the ones held keep their identity, so renders of unchanged messages stay quiet.
+  const incoming = event.messages
   const byId = new Map<string, Message>()
-  for (const message of snapshot.messages) byId.set(message.id, message)
-  let same = event.messages.length === snapshot.messages.length
-  const messages = event.messages.map((message, i) => {
-    const previous = byId.get(message.id)
-    const next = previous === undefined ? message : replaceEqualDeep(previous, message)
-    if (next !== snapshot.messages[i]) same = false
-    return next
-  })
-  return same ? snapshot : { ...snapshot, messages }
+  for (const message of incoming) byId.set(message.id, message)
+  const owned = ownedActivityTypes(event)
+  const carriesActivity = incoming.some((message) => message.role === 'activity')
+  const carriesReasoning = incoming.some((message) => message.role === 'reasoning')
+  const keptAsClientOnly = (message: Message) =>
+    message.role === 'activity'
+      ? owned
+        ? !owned.includes(message.activityType)
+        : owned !== null && !carriesActivity
+      : message.role === 'reasoning' && !carriesReasoning
+  const messages: Message[] = []
+  for (const message of snapshot.messages) {
+    const replacement = byId.get(message.id)
+    // Messages equal to the ones held keep their identity, so renders of unchanged messages stay quiet.
+    if (replacement !== undefined) messages.push(replaceEqualDeep(message, replacement))
+    else if (keptAsClientOnly(message)) messages.push(message)
+  }
+  const held = new Set(messages.map((message) => message.id))
+  for (const message of incoming) if (!held.has(message.id)) messages.push(message)
+  const same = messages.length === snapshot.messages.length && messages.every((message, i) => message === snapshot.messages[i])
+  return same ? snapshot : withMessages(snapshot, messages)
+}
+
+/** RUN_STARTED.input.messages: the ones not held yet are appended, as @ag-ui/client does. */
+export function appendInputMessages<S>(snapshot: AgentSnapshot<S>, input: readonly Message[] | undefined): AgentSnapshot<S> {
+  if (!input || input.length === 0) return snapshot
+  const held = new Set(snapshot.messages.map((message) => message.id))
+  const added: Message[] = []
+  for (const message of input) {
+    if (held.has(message.id)) continue
+    held.add(message.id)
+    added.push(message)
+  }
+  return added.length === 0 ? snapshot : withMessages(snapshot, [...snapshot.messages, ...added])
+}
+
+/**
+ * What the next `RunAgentInput.messages` must be, exactly as @ag-ui/client 1.0 sends it: every
+ * message but activities (client-side UI), reasoning and `encryptedValue`s as they are, so a
+ * provider gets its encrypted reasoning back.
+ */
+export function messagesForServer(messages: readonly Message[]): Message[] {
+  return messages.filter((message) => message.role !== 'activity')
 }

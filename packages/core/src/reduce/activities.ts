@@ -1,0 +1,83 @@
+import { type ActivityDeltaEvent, type ActivityMessage, type ActivitySnapshotEvent, mergeMetadata } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
+import { applyPatch } from '../json-patch'
+import { isPlainObject, measureJson } from '../json-value'
+import type { AgentSnapshot, AgentStoreLimits } from '../types'
+import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMetadata } from './messages'
+import { acceptState } from './state'
+
+// Activities are messages with `role: 'activity'`, an `activityType` and structured `content`
+// (A2UI surfaces, progress cards). Their content is checked like state (depth, size, plain JSON)
+// and patched by the store's own patcher: atomic and structurally shared, like STATE_DELTA.
+
+type Content = ActivityMessage['content']
+
+/** Creates the activity, or replaces its content (`replace`, default true), as @ag-ui/client does. */
+export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: ActivitySnapshotEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
+  const index = indexOfMessage(snapshot.messages, event.messageId)
+  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  const replace = event.replace ?? true
+  if (existing?.role === 'activity') {
+    if (!replace) return event.metadata === undefined ? snapshot : withMessage(snapshot, index, withMetadata(existing, event))
+    const content = acceptState<Content>(existing.content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
+    // The metadata gathered so far stays; the owner is the snapshot's, which re-mints the activity.
+    const { subagentRunId: _owner, ...rest } = existing
+    const replaced: ActivityMessage = { ...rest, activityType: event.activityType, content, ...attribution(event) }
+    return withMessage(snapshot, index, withMetadata(replaced, event))
+  }
+  // An id held by another kind of message is taken over only by a replacing snapshot.
+  if (existing && !replace) return snapshot
+  const content = acceptState<Content>(undefined as unknown as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
+  const message: ActivityMessage = {
+    id: event.messageId,
+    role: 'activity',
+    activityType: event.activityType,
+    content,
+    ...attribution(event),
+    ...ownMetadata(event),
+  }
+  return withMessage(snapshot, existing ? index : snapshot.messages.length, message)
+}
+
+/** A JSON Patch on an activity's content: all of it or none of it (metadata included). */
+export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: ActivityDeltaEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
+  const index = indexOfMessage(snapshot.messages, event.messageId)
+  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  if (!existing) throw outOfOrder(event, `activity "${event.messageId}", which does not exist`)
+  if (existing.role !== 'activity') throw outOfOrder(event, `message "${event.messageId}", which is not an activity`)
+  const { maxDepth, maxOpsPerDelta, maxStateBytes } = limits
+  const result = applyPatch(existing.content, event.patch, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
+  if (!result.ok) {
+    const details = { eventType: event.type, opIndex: result.opIndex, op: result.op, path: result.path, reason: result.reason }
+    const where = `ACTIVITY_DELTA op ${result.opIndex} (${result.op} ${result.path}) on "${event.messageId}"`
+    if (result.limit) throw new AgentStoreError('LIMIT_EXCEEDED', `${where}: ${result.reason}`, { ...details, limit: result.limit })
+    throw new AgentStoreError('PATCH_FAILED', `${where} failed: ${result.reason}`, details)
+  }
+  const content = result.value
+  if (result.changed) {
+    // An activity's content is an object (the schema says so): a patch may not replace it with anything else.
+    if (!isPlainObject(content)) {
+      throw new AgentStoreError('PATCH_FAILED', `ACTIVITY_DELTA on "${event.messageId}" would make its content a non-object`, {
+        eventType: event.type,
+        path: '',
+        reason: 'the content of an activity must be an object',
+      })
+    }
+    const measured = measureJson(content, maxDepth, maxStateBytes)
+    if (!measured.ok) {
+      const message = `ACTIVITY_DELTA on "${event.messageId}": ${measured.reason}`
+      const details = { eventType: event.type, path: measured.path }
+      if (measured.kind === 'depth' || measured.kind === 'size') {
+        throw new AgentStoreError('LIMIT_EXCEEDED', message, { ...details, limit: measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes' })
+      }
+      throw new AgentStoreError('INVALID_STATE', message, details)
+    }
+  }
+  if (!result.changed && existing.activityType === event.activityType && event.metadata === undefined) return snapshot
+  const next = { ...existing }
+  next.content = content
+  // As @ag-ui/client: the delta's activityType becomes the message's.
+  next.activityType = event.activityType
+  if (event.metadata !== undefined) next.metadata = mergeMetadata(existing.metadata, event.metadata)
+  return withMessage(snapshot, index, next)
+}

@@ -1,0 +1,79 @@
+import { mergeMetadata, type SubagentErrorEvent, type SubagentFinishedEvent, type SubagentStartedEvent } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
+import { copySnapshot } from '../snapshot'
+import type { AgentSnapshot, Subagent } from '../types'
+
+// One entry per subagent invocation, in start order. Entries outlive their run, like the messages
+// that carry their subagentRunId; only the changed entry and the array are copied.
+
+const invalid = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', `${event.type}: ${message}`, { eventType: event.type })
+
+function withSubagents<S>(snapshot: AgentSnapshot<S>, subagents: readonly Subagent[]): AgentSnapshot<S> {
+  const next = copySnapshot(snapshot)
+  next.subagents = subagents
+  return next
+}
+
+const indexOfSubagent = (subagents: readonly Subagent[] | undefined, id: string) => (subagents ?? []).findIndex((entry) => entry.subagentRunId === id)
+
+export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: SubagentStartedEvent): AgentSnapshot<S> {
+  const { runId } = snapshot
+  const subagents = snapshot.subagents ?? []
+  const index = indexOfSubagent(subagents, event.subagentRunId)
+  const existing = index === -1 ? undefined : subagents[index]!
+  // The rules of @ag-ui/client's verifyEvents: an id is one invocation, started once per run; a
+  // suspended one may be continued by a later run.
+  if (existing?.status === 'running') throw invalid(event, `subagent "${event.subagentRunId}" is already running`)
+  if (existing && existing.runId === runId) throw invalid(event, `subagent "${event.subagentRunId}" already ended in this run`)
+  const parentId = event.parentSubagentRunId
+  if (parentId !== undefined && !subagents.some((entry) => entry.subagentRunId === parentId && entry.runId === runId)) {
+    throw invalid(event, `its parent subagent "${parentId}" has not started in this run`)
+  }
+  const entry: Subagent = {
+    subagentRunId: event.subagentRunId,
+    name: event.name,
+    ...(event.description === undefined ? {} : { description: event.description }),
+    ...(parentId === undefined ? {} : { parentSubagentRunId: parentId }),
+    ...(event.parentToolCallId === undefined ? {} : { parentToolCallId: event.parentToolCallId }),
+    ...(event.parentMessageId === undefined ? {} : { parentMessageId: event.parentMessageId }),
+    status: 'running',
+    ...(event.metadata === undefined && existing?.metadata === undefined ? {} : { metadata: mergeMetadata(existing?.metadata, event.metadata) }),
+    runId,
+  }
+  if (!existing) return withSubagents(snapshot, [...subagents, entry])
+  const next = subagents.slice()
+  next[index] = entry
+  return withSubagents(snapshot, next)
+}
+
+function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent | SubagentErrorEvent, end: Partial<Subagent>): AgentSnapshot<S> {
+  const index = indexOfSubagent(snapshot.subagents, event.subagentRunId)
+  const existing = index === -1 ? undefined : snapshot.subagents[index]!
+  if (existing?.status !== 'running') throw invalid(event, `no running subagent has the id "${event.subagentRunId}"`)
+  const { result: _result, error: _error, interruptIds: _interrupts, ...rest } = existing
+  const entry: Subagent = { ...rest, ...end }
+  if (event.metadata !== undefined) (entry as { metadata?: Record<string, unknown> }).metadata = mergeMetadata(existing.metadata, event.metadata)
+  const next = snapshot.subagents.slice()
+  next[index] = entry
+  return withSubagents(snapshot, next)
+}
+
+export function reduceSubagentFinished<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent): AgentSnapshot<S> {
+  const { outcome } = event
+  const suspended = outcome?.type === 'suspended'
+  return endSubagent(snapshot, event, {
+    status: suspended ? 'suspended' : 'finished',
+    ...(event.result === undefined ? {} : { result: event.result }),
+    ...(suspended && outcome.interruptIds !== undefined ? { interruptIds: outcome.interruptIds } : {}),
+  })
+}
+
+export function reduceSubagentError<S>(snapshot: AgentSnapshot<S>, event: SubagentErrorEvent): AgentSnapshot<S> {
+  return endSubagent(snapshot, event, { status: 'error', error: { message: event.message, ...(event.code === undefined ? {} : { code: event.code }) } })
+}
+
+/** Subagents still running when their run ends cannot finish any more: they end with this error. */
+export function abandonSubagents(subagents: readonly Subagent[], error: { message: string; code?: string }): readonly Subagent[] {
+  if (!subagents.some((entry) => entry.status === 'running')) return subagents
+  return subagents.map((entry) => (entry.status === 'running' ? { ...entry, status: 'error', error } : entry))
+}
