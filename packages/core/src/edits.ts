@@ -1,65 +1,243 @@
-import jsonpatch from 'fast-json-patch'
 import { AgentStoreError } from './errors'
-import { applyPatch } from './json-patch'
-import { escapeToken } from './json-value'
-import { isObject } from './reduce/drafts'
+import { deepEqual, escapeToken, isPlainObject } from './json-value'
 
-export type EditOperation = { op: string; path: string; value?: unknown; from?: string }
+// A user's edit made while a run streams is kept as a pair: the state it was made against
+// (`base`) and the state with the edit (`mine`). When the server's state moves on, the edit is
+// rebased: a three-way merge of base, mine and the server's new state. Array elements are followed
+// by an id-like field when they have one, otherwise by a longest common subsequence of the
+// arrays, so an edit never lands on another element; an element that is gone (or that the
+// server changed, when there is no id to follow it by) is an EDIT_CONFLICT carrying the user's value.
+
+export interface Edit {
+  /** The server state the edit is relative to. */
+  readonly base: unknown
+  /** `base` with the user's changes. */
+  readonly mine: unknown
+  /** Top-level keys the user took over from a draft: their value is the user's, whole. */
+  readonly whole: readonly string[]
+}
+
+export interface MergeOptions {
+  /** Fields that identify array elements, tried in order (default `['id', 'key']`). */
+  readonly arrayKeys: readonly string[]
+}
+
+export interface Merged {
+  readonly value: unknown
+  readonly conflicts: readonly AgentStoreError[]
+}
+
+type JsonObject = Record<string, unknown>
+
+const ABSENT = Symbol('absent')
+
+/** `theirs` with the changes that turned `base` into `mine`. */
+export function mergeEdit(base: unknown, mine: unknown, theirs: unknown, options: MergeOptions, whole: readonly string[] = []): Merged {
+  const conflicts: AgentStoreError[] = []
+  const value = merge(base, mine, theirs, '', { options, conflicts, whole })
+  return { value, conflicts }
+}
+
+interface Context {
+  options: MergeOptions
+  conflicts: AgentStoreError[]
+  /** Top-level keys taken whole; only read at the root. */
+  whole: readonly string[]
+}
+
+function merge(base: unknown, mine: unknown, theirs: unknown, path: string, context: Context): unknown {
+  if (mine === base) return theirs
+  if (theirs === base || theirs === mine) return mine
+  if (isPlainObject(base) && isPlainObject(mine) && isPlainObject(theirs)) return mergeObjects(base, mine, theirs, path, context)
+  if (Array.isArray(base) && Array.isArray(mine) && Array.isArray(theirs)) return mergeArrays(base, mine, theirs, path, context)
+  // A value the user replaced: the user wins.
+  return mine
+}
+
+function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, path: string, context: Context): JsonObject {
+  let out: JsonObject | undefined
+  const write = (key: string, value: unknown) => {
+    if (value === ABSENT ? !Object.hasOwn(out ?? theirs, key) : Object.hasOwn(out ?? theirs, key) && (out ?? theirs)[key] === value) return
+    out ??= { ...theirs }
+    if (value === ABSENT) delete out[key]
+    else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  const whole = path === '' ? context.whole : []
+  for (const key of Object.keys(mine)) {
+    const before = Object.hasOwn(base, key) ? base[key] : ABSENT
+    const after = mine[key]
+    if (before === after) continue
+    if (before === ABSENT || whole.includes(key) || !Object.hasOwn(theirs, key)) write(key, after)
+    else write(key, merge(before, after, theirs[key], `${path}/${escapeToken(key)}`, context))
+  }
+  for (const key of Object.keys(base)) if (!Object.hasOwn(mine, key)) write(key, ABSENT)
+  return out ?? theirs
+}
+
+// Where each element of `from` is in `to`, or -1.
+type Matching = Int32Array
+
+function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: string, context: Context): unknown[] {
+  const idField = commonIdField(context.options.arrayKeys, base, mine, theirs)
+  const toMine = idField ? matchById(base, mine, idField) : matchBySequence(base, mine)
+  const toTheirs = idField ? matchById(base, theirs, idField) : matchBySequence(base, theirs)
+  const fromMine = invert(toMine, mine.length)
+  const modifies = idField ? new Int32Array(mine.length).fill(-1) : pairModifications(toMine, fromMine)
+  const modifiedBy = invert(modifies, base.length)
+
+  const result: unknown[] = theirs.slice()
+  const removed = new Uint8Array(theirs.length)
+  const conflict = (index: number, value: unknown, why: string) =>
+    context.conflicts.push(
+      new AgentStoreError('EDIT_CONFLICT', `Your edit at ${path}/${index} no longer applies: ${why}; it was not applied`, {
+        path: `${path}/${index}`,
+        value,
+        reason: why,
+      }),
+    )
+
+  // Changes to elements that were there: modifications and deletions.
+  for (let b = 0; b < base.length; b++) {
+    const inMine = toMine[b]!
+    const inTheirs = toTheirs[b]!
+    if (inMine !== -1) {
+      if (mine[inMine] === base[b]) continue
+      if (inTheirs === -1) conflict(inMine, mine[inMine], 'the element it changed is gone')
+      else result[inTheirs] = merge(base[b], mine[inMine], theirs[inTheirs], `${path}/${inTheirs}`, context)
+    } else if (modifiedBy[b] !== -1) {
+      // Matched by value only: an element the agent changed no longer matches, and is not guessed at.
+      const m = modifiedBy[b]!
+      if (inTheirs === -1) conflict(m, mine[m], 'the element it changed is gone or was changed by the agent')
+      else result[inTheirs] = mine[m]
+    } else if (inTheirs !== -1) {
+      // Deleted by the user: gone too, unless the agent changed it in the meantime.
+      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(b, undefined, 'the element you removed was changed by the agent')
+      else removed[inTheirs] = 1
+    }
+  }
+
+  // Elements the user added go after the element they followed in the user's array; what the
+  // user appended stays at the end.
+  let tail = mine.length
+  while (tail > 0 && fromMine[tail - 1] === -1 && modifies[tail - 1] === -1) tail--
+  const after: unknown[][] = Array.from({ length: theirs.length + 1 }, () => [])
+  let anchor = 0
+  for (let m = 0; m < mine.length; m++) {
+    const b = fromMine[m] !== -1 ? fromMine[m]! : modifies[m]!
+    if (b !== -1) {
+      if (toTheirs[b] !== -1) anchor = toTheirs[b]! + 1
+    } else after[m >= tail ? theirs.length : anchor]!.push(mine[m])
+  }
+  const out: unknown[] = [...after[0]!]
+  for (let t = 0; t < theirs.length; t++) {
+    if (!removed[t]) out.push(result[t])
+    out.push(...after[t + 1]!)
+  }
+  return out.length === theirs.length && out.every((value, i) => value === theirs[i]) ? theirs : out
+}
+
+/** The first of `fields` that every element of the three arrays has, with a unique primitive value per array. */
+function commonIdField(fields: readonly string[], ...arrays: unknown[][]): string | undefined {
+  return fields.find((field) =>
+    arrays.every((array) => {
+      const seen = new Set<unknown>()
+      for (const element of array) {
+        if (!isPlainObject(element) || !Object.hasOwn(element, field)) return false
+        const id = element[field]
+        if ((typeof id !== 'string' && typeof id !== 'number') || seen.has(id)) return false
+        seen.add(id)
+      }
+      return true
+    }),
+  )
+}
+
+function matchById(from: unknown[], to: unknown[], field: string): Matching {
+  const index = new Map<unknown, number>()
+  to.forEach((element, i) => index.set((element as JsonObject)[field], i))
+  return Int32Array.from(from, (element) => index.get((element as JsonObject)[field]) ?? -1)
+}
+
+const same = (a: unknown, b: unknown) => a === b || deepEqual(a, b)
+
+// Above this many cells the middle of two arrays is not compared pairwise: elements there count
+// as unmatched, so an edit in it is a conflict rather than a guess.
+const MAX_CELLS = 250_000
 
 /**
- * A local edit as JSON Patch ops, so it can be replayed on top of whatever the server sends next.
- * fast-json-patch's compare() walks every node it is given, so it is only given the top-level
- * keys whose reference changed: an immutable update costs what it touched.
+ * A longest common subsequence of equal elements (common prefix and suffix first, then a table
+ * over the middle). Written here: the arrays of one state are small, and a diff library's
+ * general machinery (strings, options, callbacks) would cost more bytes than this function.
  */
-export function diffState(previous: unknown, next: unknown): { ops: EditOperation[]; keys: string[] } {
-  if (!isObject(previous) || !isObject(next)) {
-    return previous === next ? { ops: [], keys: [] } : { ops: [{ op: 'replace', path: '', value: next }], keys: ['*'] }
+export function matchBySequence(from: unknown[], to: unknown[]): Matching {
+  const match = new Int32Array(from.length).fill(-1)
+  let start = 0
+  while (start < from.length && start < to.length && same(from[start], to[start])) match[start] = start++
+  let endFrom = from.length
+  let endTo = to.length
+  while (endFrom > start && endTo > start && same(from[endFrom - 1], to[endTo - 1])) match[--endFrom] = --endTo
+  const rows = endFrom - start
+  const columns = endTo - start
+  if (rows === 0 || columns === 0 || rows * columns > MAX_CELLS) return match
+  // lengths[i][j]: LCS of from[start + i..] and to[start + j..].
+  const lengths = new Uint32Array((rows + 1) * (columns + 1))
+  const at = (i: number, j: number) => i * (columns + 1) + j
+  for (let i = rows - 1; i >= 0; i--) {
+    for (let j = columns - 1; j >= 0; j--) {
+      lengths[at(i, j)] = same(from[start + i], to[start + j]) ? lengths[at(i + 1, j + 1)]! + 1 : Math.max(lengths[at(i + 1, j)]!, lengths[at(i, j + 1)]!)
+    }
   }
-  const ops: EditOperation[] = []
-  const keys: string[] = []
-  for (const key of Object.keys(previous)) {
-    if (Object.hasOwn(next, key)) continue
-    keys.push(key)
-    ops.push({ op: 'remove', path: `/${escapeToken(key)}` })
+  for (let i = 0, j = 0; i < rows && j < columns; ) {
+    if (same(from[start + i], to[start + j]) && lengths[at(i, j)] === lengths[at(i + 1, j + 1)]! + 1) {
+      match[start + i] = start + j
+      i++
+      j++
+    } else if (lengths[at(i + 1, j)]! >= lengths[at(i, j + 1)]!) i++
+    else j++
   }
-  for (const key of Object.keys(next)) {
-    const before = previous[key]
-    const after = next[key]
-    if (Object.hasOwn(previous, key) && before === after) continue
-    keys.push(key)
-    const path = `/${escapeToken(key)}`
-    if (!Object.hasOwn(previous, key)) ops.push({ op: 'add', path, value: after })
-    else if (typeof before === 'object' && before !== null && typeof after === 'object' && after !== null && Array.isArray(before) === Array.isArray(after)) {
-      for (const op of jsonpatch.compare(before, after)) ops.push({ ...op, path: path + op.path } as EditOperation)
-    } else ops.push({ op: 'replace', path, value: after })
-  }
-  return { ops, keys }
+  return match
+}
+
+function invert(match: Matching, size: number): Matching {
+  const inverse = new Int32Array(size).fill(-1)
+  match.forEach((to, from) => {
+    if (to !== -1) inverse[to] = from
+  })
+  return inverse
 }
 
 /**
- * Replays the user's edits on top of the server's latest state, op by op: an op that no longer
- * applies (its target was removed by the server) is dropped and reported, the rest still apply.
+ * Without ids, a changed element shows as one removed and one added between the same matched
+ * neighbours: paired in order, those are modifications of the element, not a deletion plus an insertion.
+ * Returns, for each element of the new array, the old element it modifies, or -1.
  */
-export function replayEdits<S>(server: S, edits: readonly EditOperation[]): { state: S; kept: readonly EditOperation[]; conflicts: AgentStoreError[] } {
-  let state = server
-  let kept: EditOperation[] | undefined
-  const conflicts: AgentStoreError[] = []
-  for (let i = 0; i < edits.length; i++) {
-    const op = edits[i]!
-    const result = applyPatch(state, [op])
-    if (result.ok) {
-      state = result.value
-      kept?.push(op)
-      continue
+function pairModifications(toNew: Matching, fromNew: Matching): Matching {
+  const modifies = new Int32Array(fromNew.length).fill(-1)
+  let oldIndex = 0
+  let newIndex = 0
+  while (oldIndex < toNew.length || newIndex < fromNew.length) {
+    const removedRun: number[] = []
+    while (oldIndex < toNew.length && toNew[oldIndex] === -1) removedRun.push(oldIndex++)
+    const addedRun: number[] = []
+    while (newIndex < fromNew.length && fromNew[newIndex] === -1) addedRun.push(newIndex++)
+    for (let k = 0; k < Math.min(removedRun.length, addedRun.length); k++) modifies[addedRun[k]!] = removedRun[k]!
+    if (removedRun.length === 0 && addedRun.length === 0) {
+      oldIndex++
+      newIndex++
     }
-    kept ??= edits.slice(0, i)
-    conflicts.push(
-      new AgentStoreError('EDIT_CONFLICT', `Your edit at ${op.path || '/'} no longer applies to the agent's state (${result.reason}) and was dropped`, {
-        op: op.op,
-        path: op.path,
-        reason: result.reason,
-      }),
-    )
   }
-  return { state, kept: kept ?? edits, conflicts }
+  return modifies
+}
+
+/** The user's edit as a value relative to `server`, from the view they saw and the state they set. */
+export function recordEdit(previous: Edit | undefined, server: unknown, view: unknown, next: unknown, options: MergeOptions, whole: readonly string[]): Edit {
+  const mine = mergeEdit(view, next, previous ? previous.mine : server, options, whole).value
+  return { base: previous ? previous.base : server, mine, whole: previous ? [...new Set([...previous.whole, ...whole])] : whole }
+}
+
+/** The edit carried over to the server's new state; conflicting parts are left out (and reported once). */
+export function rebaseEdit(edit: Edit, server: unknown, options: MergeOptions): { edit: Edit; value: unknown; conflicts: readonly AgentStoreError[] } {
+  if (edit.base === server) return { edit, value: edit.mine, conflicts: [] }
+  const { value, conflicts } = mergeEdit(edit.base, edit.mine, server, options, edit.whole)
+  return { edit: { base: server, mine: value, whole: edit.whole }, value, conflicts }
 }

@@ -8,6 +8,7 @@ export type {
   AgentStore,
   AgentStoreLimits,
   AgentStoreOptions,
+  AnswerRunOptions,
   Confirmation,
   ConfirmationSource,
   EqualityFn,

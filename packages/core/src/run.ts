@@ -21,6 +21,8 @@ export interface ConnectOptions {
   maxEventBytes?: number
   /** Ends the run with TRANSPORT (`reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. */
   timeoutMs?: number
+  /** After RUN_FINISHED or RUN_ERROR, how long the server may take to close the response before it is cancelled (default 2,000 ms). */
+  drainMs?: number
 }
 
 /** An HttpAgent, or anything shaped like one: it fetches `url` through its public `fetch` field. */
@@ -34,11 +36,14 @@ const isFetchingAgent = (agent: AbstractAgent): agent is FetchingAgent => {
 /**
  * Streams one run from the agent. Uses `agent.run(input)`, the plain event stream every
  * AbstractAgent implements, not `runAgent()`, whose apply pipeline clones state and messages per event.
- * One call is one run: the stream is closed at its first RUN_FINISHED or RUN_ERROR, and whatever
- * a server sends after that is never read.
+ * One call is one run: nothing after its first RUN_FINISHED or RUN_ERROR is handed on. The
+ * response is then drained, not cut: a server closing it within `drainMs` leaves a completed
+ * request (not a failed one in the browser's network panel); one that keeps it open, or keeps
+ * sending, is cancelled.
  */
 export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   let open = true
+  let ended = false
   let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
   // request still waiting for headers (unsubscribing alone only cancels the body reader).
@@ -76,8 +81,22 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
 
   function stop(error: AgentStoreError | undefined) {
     if (!open) return
+    if (ended) return close()
     close()
     handlers.end(error)
+  }
+
+  function drain() {
+    ended = true
+    clearTimeout(timer)
+    timer = setTimeout(close, options.drainMs ?? 2_000)
+  }
+
+  // A stream that completes by itself needs no cancelling: the response was read to its end.
+  const finish = () => {
+    if (!ended) return stop(bodyError)
+    open = false
+    clearTimeout(timer)
   }
 
   try {
@@ -87,12 +106,14 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
       .subscribe({
         next: (event) => {
           if (!open) return
+          // Anything after the run's end means the server is not closing: stop reading.
+          if (ended) return close()
           touch()
           handlers.event(event)
-          if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) stop(undefined)
+          if (open && (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR)) drain()
         },
-        error: (error: unknown) => stop(bodyError ?? toStoreError(error)),
-        complete: () => stop(bodyError),
+        error: (error: unknown) => (ended ? finish() : stop(bodyError ?? toStoreError(error))),
+        complete: finish,
       })
     // The stream may have ended while subscribe() ran, before there was a subscription to release.
     if (!open) subscription.unsubscribe()

@@ -174,8 +174,16 @@ export interface AgentStoreOptions<TState> {
   predict?: readonly PredictionMapping[]
   /** Names of confirmation tools (default `['confirm_changes']`). */
   confirmTools?: readonly string[]
-  /** Keep drafts when a run fails or is aborted instead of restoring the committed value (default false). */
+  /**
+   * Keep what a failed run changed (RUN_ERROR, a transport failure, truncation, a timeout, abort(),
+   * a cancelled outcome) instead of rolling the state back to the committed state from before the
+   * run (default false: rolled back, keeping the user's own edits made during it).
+   */
+  keepFailedRunChanges?: boolean
+  /** @deprecated the old name of `keepFailedRunChanges`. */
   keepDraftsOnError?: boolean
+  /** Fields that identify array elements when the user's edits are carried over the server's changes (default `['id', 'key']`). */
+  arrayKeys?: readonly string[]
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */
   timeoutMs?: number
 }
@@ -192,6 +200,9 @@ export interface RunOptions {
   timeoutMs?: number
 }
 
+/** Options for the run an answer starts: they replace those of the run it resumes. */
+export type AnswerRunOptions = Pick<RunOptions, 'tools' | 'context' | 'forwardedProps' | 'timeoutMs'>
+
 export type StateUpdate<TState> = TState | ((previous: TState) => TState)
 
 export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState> {
@@ -201,14 +212,18 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   apply(events: BaseEvent | readonly BaseEvent[]): void
   /** A local edit of the agent state; sent with the next run. */
   setState(update: StateUpdate<TState>): void
-  /** Approves a confirmation (the only open one when `id` is omitted), with optional edits keyed like the tool's arguments. */
-  approve(id?: string, edits?: Record<string, unknown>): Promise<void>
+  /**
+   * Approves a confirmation (the only open one when `id` is omitted), with optional edits keyed like
+   * the tool's arguments. The last answer starts the resumed run, with the tools, context and
+   * forwardedProps of the run it resumes, or those given here.
+   */
+  approve(id?: string, edits?: Record<string, unknown>, runOptions?: AnswerRunOptions): Promise<void>
   /** Rejects a confirmation: its drafts are discarded and the state returns to its value before the run. */
-  reject(id?: string, reason?: string): Promise<void>
-  /** Answers a confirmation with a free-form payload (e.g. an `input_required` interrupt). */
-  respond(id: string | undefined, payload: unknown): Promise<void>
+  reject(id?: string, reason?: string, runOptions?: AnswerRunOptions): Promise<void>
+  /** Answers a confirmation with a free-form JSON payload (e.g. an `input_required` interrupt). */
+  respond(id: string | undefined, payload: unknown, runOptions?: AnswerRunOptions): Promise<void>
   /** Abandons a confirmation (allowed even after it expired); its drafts are discarded. */
-  cancel(id?: string): Promise<void>
+  cancel(id?: string, runOptions?: AnswerRunOptions): Promise<void>
   /** Stops the active run, if any; its late events are ignored. */
   abort(): void
   /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */

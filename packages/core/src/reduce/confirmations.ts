@@ -1,7 +1,7 @@
-import type { Interrupt, Message, ResumeEntry, RunFinishedEvent, ToolMessage } from '@ag-ui/core'
-import { createId } from '../ids'
+import type { Interrupt, Message, RunFinishedEvent } from '@ag-ui/core'
+import type { Draft, RunContext, WireAnswer } from '../model'
 import type { Confirmation } from '../types'
-import { isObject, type Pending, type RunContext } from './drafts'
+import { isObject } from './drafts'
 
 /** How the user answered, before it is put on the wire. */
 export type Answer =
@@ -9,14 +9,6 @@ export type Answer =
   | { kind: 'reject'; reason: string | undefined }
   | { kind: 'respond'; payload: unknown }
   | { kind: 'cancel' }
-
-/** What one answer adds to the resumed run's input. */
-export interface WireAnswer {
-  resume?: ResumeEntry
-  message?: ToolMessage
-  /** LangGraph's `forwardedProps.command.resume`. */
-  command?: unknown
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -26,72 +18,98 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The keys a confirmation governs: the drafts of the tool call it names, or all drafts of its run. */
-function governed(toolCallId: string | undefined, runId: string | undefined, pending: Pending): string[] {
-  const keys: string[] = []
-  for (const [key, entry] of pending) {
-    if (entry.runId !== runId) continue
-    if (toolCallId === undefined || entry.toolCallId === toolCallId) keys.push(key)
-  }
-  return keys
-}
+type Found = Omit<Confirmation, 'stateKeys'> & { names: readonly string[] }
 
-function fromInterrupt(interrupt: Interrupt, runId: string | undefined, pending: Pending): Confirmation {
+const optional = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : ({ [key]: value } as Record<K, unknown>))
+
+function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmCalls: ReadonlyMap<string, string | undefined>): Found {
   const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata } = interrupt as Interrupt & Record<string, unknown>
+  // An interrupt naming a confirmation tool call governs the drafts that call confirms.
+  const confirmed = typeof toolCallId === 'string' ? confirmCalls.get(toolCallId) : undefined
   return {
     id,
     source: 'interrupt',
     runId,
-    ...(reason === undefined ? {} : { reason }),
-    ...(message === undefined ? {} : { message: message as string }),
-    ...(toolCallId === undefined ? {} : { toolCallId: toolCallId as string }),
-    ...(responseSchema === undefined ? {} : { responseSchema }),
-    ...(expiresAt === undefined ? {} : { expiresAt: expiresAt as string }),
-    ...(metadata === undefined ? {} : { metadata: metadata as Record<string, unknown> }),
-    stateKeys: governed(toolCallId as string | undefined, runId, pending),
+    ...optional('reason', reason),
+    ...optional('message', message),
+    ...optional('toolCallId', toolCallId),
+    ...optional('responseSchema', responseSchema),
+    ...optional('expiresAt', expiresAt),
+    ...optional('metadata', metadata),
+    names: [toolCallId, confirmed].filter((name): name is string => typeof name === 'string'),
+  } as Found
+}
+
+/** The tool call an on_interrupt value names, in the spellings servers use. */
+function namedToolCall(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined
+  for (const field of ['toolCallId', 'tool_call_id', 'function_call_id']) if (typeof value[field] === 'string') return value[field] as string
+  for (const nested of ['tool_call', 'toolCall']) {
+    const call = value[nested]
+    if (isObject(call) && typeof call.id === 'string') return call.id
   }
+  return undefined
+}
+
+/** This run's unanswered confirmation tool calls, by id: the tool call each confirms (`function_call_id`), if named. */
+function confirmationCalls(run: RunContext, messages: readonly Message[], confirmTools: ReadonlySet<string>) {
+  const answered = new Set<string>()
+  for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId)
+  const calls = new Map<string, { args: unknown; confirms: string | undefined }>()
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !message.toolCalls) continue
+    for (const call of message.toolCalls) {
+      if (!confirmTools.has(call.function.name) || answered.has(call.id) || run.toolCallsBefore.includes(call.id)) continue
+      const args = parseJson(call.function.arguments || '{}')
+      calls.set(call.id, { args, confirms: isObject(args) && typeof args.function_call_id === 'string' ? args.function_call_id : undefined })
+    }
+  }
+  return calls
+}
+
+function findConfirmations(event: RunFinishedEvent, run: RunContext, messages: readonly Message[], confirmTools: ReadonlySet<string>, ids: readonly string[]) {
+  const { runId } = run
+  const calls = confirmationCalls(run, messages, confirmTools)
+  const outcome = event.outcome
+  if (outcome?.type === 'interrupt' && outcome.interrupts.length > 0) {
+    const confirms = new Map([...calls].map(([id, call]) => [id, call.confirms]))
+    return outcome.interrupts.map((interrupt) => fromInterrupt(interrupt, runId, confirms))
+  }
+  const found: Found[] = []
+  for (const [id, call] of calls) {
+    found.push({ id, source: 'tool', runId, reason: 'tool_call', ...optional('toolCallId', call.confirms), value: call.args, names: call.confirms ? [call.confirms] : [] } as Found)
+  }
+  run.onInterrupts.forEach((value, i) => {
+    const named = namedToolCall(value)
+    found.push({ id: ids[i]!, source: 'on_interrupt', runId, reason: 'langgraph:interrupt', ...optional('toolCallId', named), value, names: named ? [named] : [] } as Found)
+  })
+  return found
 }
 
 /**
- * The confirmations a finished run leaves open. AG-UI interrupts, when present, stand for any
- * confirmation tool call or on_interrupt of the same run, which then open none of their own.
+ * The confirmations a finished run leaves open, each with the draft keys it governs. AG-UI
+ * interrupts, when present, stand for any confirmation tool call or on_interrupt of the same run,
+ * which then open none of their own. One that names a tool call governs that call's drafts; one
+ * that names none governs the run's drafts no other confirmation of the run names.
+ * `ids`: one fresh id per on_interrupt value of the run.
  */
 export function collectConfirmations(
   event: RunFinishedEvent,
   run: RunContext,
   messages: readonly Message[],
   confirmTools: ReadonlySet<string>,
-  pending: Pending,
+  drafts: readonly Draft[],
+  ids: readonly string[],
 ): Confirmation[] {
-  const { runId } = run
-  const outcome = event.outcome
-  if (outcome?.type === 'interrupt' && outcome.interrupts.length > 0) {
-    return outcome.interrupts.map((interrupt) => fromInterrupt(interrupt, runId, pending))
-  }
-  const answered = new Set<string>()
-  for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId)
-  const confirmations: Confirmation[] = []
-  for (const message of messages) {
-    if (message.role !== 'assistant' || !message.toolCalls) continue
-    for (const call of message.toolCalls) {
-      if (!confirmTools.has(call.function.name) || answered.has(call.id) || run.toolCallsBefore.has(call.id)) continue
-      const args = parseJson(call.function.arguments || '{}')
-      const named = isObject(args) && typeof args.function_call_id === 'string' ? args.function_call_id : undefined
-      confirmations.push({
-        id: call.id,
-        source: 'tool',
-        runId,
-        reason: 'tool_call',
-        ...(named === undefined ? {} : { toolCallId: named }),
-        value: args,
-        stateKeys: governed(named, runId, pending),
-      })
-    }
-  }
-  for (const value of run.onInterrupts) {
-    confirmations.push({ id: createId(), source: 'on_interrupt', runId, reason: 'langgraph:interrupt', value, stateKeys: governed(undefined, runId, pending) })
-  }
-  return confirmations
+  const found = findConfirmations(event, run, messages, confirmTools, ids)
+  const named = new Set(found.flatMap((confirmation) => confirmation.names))
+  const runDrafts = drafts.filter((draft) => draft.runId === run.runId)
+  return found.map(({ names, ...confirmation }) => ({
+    ...confirmation,
+    stateKeys: runDrafts
+      .filter((draft) => (names.length > 0 ? draft.toolCallId !== undefined && names.includes(draft.toolCallId) : !(draft.toolCallId && named.has(draft.toolCallId))))
+      .map((draft) => draft.stateKey),
+  }))
 }
 
 export function parseOnInterrupt(value: unknown): unknown {
@@ -112,7 +130,7 @@ function schemaHas(schema: unknown, property: string): boolean {
 }
 
 /** Puts an answer on the wire in the shape each kind of confirmation expects. */
-export function toWire(confirmation: Confirmation, answer: Answer): WireAnswer {
+export function toWire(confirmation: Confirmation, answer: Answer, messageId: string): WireAnswer {
   const accepted = answer.kind === 'approve' || answer.kind === 'respond'
   switch (confirmation.source) {
     case 'interrupt': {
@@ -127,7 +145,7 @@ export function toWire(confirmation: Confirmation, answer: Answer): WireAnswer {
     }
     case 'tool': {
       const content = answer.kind === 'respond' ? JSON.stringify(answer.payload) : JSON.stringify({ accepted: answer.kind === 'approve' })
-      return { message: { id: createId(), role: 'tool', toolCallId: confirmation.id, content } }
+      return { message: { id: messageId, role: 'tool', toolCallId: confirmation.id, content } }
     }
     case 'on_interrupt': {
       if (answer.kind === 'respond') return { command: answer.payload }

@@ -1,36 +1,8 @@
-import type { PartialJsonReader } from '../partial-json'
+import type { Draft } from '../model'
 import type { Prediction, PredictionMapping } from '../types'
 
-/** Marks a key that did not exist before its draft: discarding the draft removes it. */
+/** Marks a key that did not exist: writing it removes the key. */
 export const ABSENT: unique symbol = Symbol('absent')
-
-/** A top-level key whose value in `state` is a draft; `committed` keeps `baseline` until it is confirmed. */
-export interface PendingKey {
-  baseline: unknown
-  runId: string | undefined
-  /** The tool call whose arguments wrote it last; undefined when only the server changed it. */
-  toolCallId: string | undefined
-  tool: string | undefined
-  toolArgument: string | undefined
-  complete: boolean
-}
-
-export type Pending = ReadonlyMap<string, PendingKey>
-
-/** What the store knows about the run in progress (or the events fed through apply() since the last run ended). */
-export interface RunContext {
-  runId: string | undefined
-  /** From the `predict` option and this run's PredictState events. */
-  mappings: PredictionMapping[]
-  /** Tool calls that existed before the run: a confirmation tool call among them is not this run's. */
-  toolCallsBefore: ReadonlySet<string>
-  /** Values of LangGraph's CUSTOM on_interrupt events in this run. */
-  onInterrupts: unknown[]
-  /** Keys the user edited during this run: the user wins, so they are no longer drafted. */
-  userKeys: Set<string>
-  /** One incremental parser per streaming tool call that has a mapping; `length` counts its argument text. */
-  readers: Map<string, { tool: string; reader: PartialJsonReader; length: number }>
-}
 
 type JsonObject = Record<string, unknown>
 
@@ -52,10 +24,6 @@ export function parsePredictState(value: unknown): PredictionMapping[] {
     })
   }
   return mappings
-}
-
-export function mappedKeys(run: RunContext | undefined): Set<string> {
-  return new Set(run?.mappings.map((mapping) => mapping.stateKey))
 }
 
 /** Sets one top-level key, sharing everything else; the same object when nothing changes. */
@@ -80,60 +48,76 @@ export const valueAt = (state: unknown, key: string): unknown => (isObject(state
  * `committed` is the view with every pending key at its baseline. It keeps its previous identity
  * when nothing it holds changed, so selectors on it stay quiet while a draft streams.
  */
-export function deriveCommitted<S>(view: S, pending: Pending, previous: S): S {
-  if (pending.size === 0 || !isObject(view)) return view
-  if (stillCommitted(view, pending, previous)) return previous
+export function deriveCommitted<S>(view: S, drafts: readonly Draft[], previous: S): S {
+  if (drafts.length === 0 || !isObject(view)) return view
+  if (stillCommitted(view, drafts, previous)) return previous
   let committed: S = view
-  for (const [key, entry] of pending) committed = withKey(committed, key, entry.baseline)
+  for (const draft of drafts) committed = withKey(committed, draft.stateKey, baselineOf(draft))
   return committed
 }
 
+export const baselineOf = (draft: Draft): unknown => (draft.existed ? draft.baseline : ABSENT)
+
+export const findDraft = (drafts: readonly Draft[], key: string): Draft | undefined => {
+  for (const draft of drafts) if (draft.stateKey === key) return draft
+  return undefined
+}
+
 /** Whether `previous` is still view-with-baselines, checked without building anything (runs per token). */
-function stillCommitted(view: JsonObject, pending: Pending, previous: unknown): boolean {
+function stillCommitted(view: JsonObject, drafts: readonly Draft[], previous: unknown): boolean {
   if (!isObject(previous)) return false
   let count = 0
   for (const key in view) {
     if (!Object.hasOwn(view, key)) continue
-    const entry = pending.get(key)
-    if (entry) {
-      if (entry.baseline === ABSENT) continue
+    const draft = findDraft(drafts, key)
+    if (draft) {
+      if (!draft.existed) continue
     } else if (previous[key] !== view[key] || !Object.hasOwn(previous, key)) return false
     count++
   }
-  for (const [key, entry] of pending) {
-    if (entry.baseline === ABSENT) {
-      if (Object.hasOwn(previous, key)) return false
+  for (const draft of drafts) {
+    if (!draft.existed) {
+      if (Object.hasOwn(previous, draft.stateKey)) return false
     } else {
-      if (!Object.hasOwn(previous, key) || previous[key] !== entry.baseline) return false
-      if (!Object.hasOwn(view, key)) count++
+      if (!Object.hasOwn(previous, draft.stateKey) || previous[draft.stateKey] !== draft.baseline) return false
+      if (!Object.hasOwn(view, draft.stateKey)) count++
     }
   }
   for (const key in previous) if (Object.hasOwn(previous, key)) count--
   return count === 0
 }
 
-export function derivePredictions(view: unknown, pending: Pending, previous: readonly Prediction[]): readonly Prediction[] {
-  if (pending.size === 0) return previous.length === 0 ? previous : []
-  // One draft growing, the usual case: no walk over the map.
-  const only = previous.length === 1 && pending.size === 1 ? previous[0]! : undefined
-  const entry = only && pending.get(only.stateKey)
-  if (only && entry) {
-    const value = valueAt(view, only.stateKey)
-    if (only.value === value && only.toolCallId === entry.toolCallId && only.complete === entry.complete) return previous
-    return [{ toolCallId: entry.toolCallId, tool: entry.tool, stateKey: only.stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete }]
-  }
+const toPrediction = (draft: Draft, value: unknown): Prediction => ({
+  toolCallId: draft.toolCallId,
+  tool: draft.tool,
+  stateKey: draft.stateKey,
+  value: value === ABSENT ? undefined : value,
+  complete: draft.complete,
+})
+
+const matches = (prediction: Prediction | undefined, draft: Draft, value: unknown) =>
+  prediction !== undefined &&
+  prediction.stateKey === draft.stateKey &&
+  prediction.value === (value === ABSENT ? undefined : value) &&
+  prediction.toolCallId === draft.toolCallId &&
+  prediction.tool === draft.tool &&
+  prediction.complete === draft.complete
+
+/** One prediction per draft, in order; unchanged ones keep their identity, and so does the list. */
+export function derivePredictions(view: unknown, drafts: readonly Draft[], previous: readonly Prediction[]): readonly Prediction[] {
+  if (drafts.length === 0) return previous.length === 0 ? previous : []
   let predictions: Prediction[] | undefined
-  let i = 0
-  for (const [stateKey, entry] of pending) {
-    const value = valueAt(view, stateKey)
+  for (let i = 0; i < drafts.length; i++) {
+    const draft = drafts[i]!
+    const value = valueAt(view, draft.stateKey)
     const old = previous[i]
-    const same = old !== undefined && old.stateKey === stateKey && old.value === value && old.toolCallId === entry.toolCallId && old.complete === entry.complete
-    if (!same && predictions === undefined) predictions = previous.slice(0, i)
-    predictions?.push(
-      same ? old : { toolCallId: entry.toolCallId, tool: entry.tool, stateKey, value: value === ABSENT ? undefined : value, complete: entry.complete },
-    )
-    i++
+    if (matches(old, draft, value)) {
+      predictions?.push(old!)
+      continue
+    }
+    predictions ??= previous.slice(0, i)
+    predictions.push(toPrediction(draft, value))
   }
-  if (predictions === undefined && previous.length === pending.size) return previous
-  return predictions ?? previous.slice(0, i)
+  if (predictions === undefined) return previous.length === drafts.length ? previous : previous.slice(0, drafts.length)
+  return predictions
 }

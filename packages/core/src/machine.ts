@@ -1,0 +1,279 @@
+import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
+import { AgentStoreError } from './errors'
+import type { Model, RunContext, RunSettings } from './model'
+import { checkEvent, reduceEvent } from './reduce'
+import { expandChunk } from './reduce/chunks'
+import { type Answer, parseOnInterrupt } from './reduce/confirmations'
+import { endOfRun, type RunEnding } from './reduce/run-end'
+import { acceptServerState, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
+import { answerConfirmation, setUserState } from './reduce/user'
+import { applyDelta, acceptState } from './reduce/state'
+import type { AgentSnapshot, RunOptions } from './types'
+import { parsePredictState } from './reduce/drafts'
+
+export type { MachineConfig } from './reduce/server-state'
+
+// The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
+// user commands and transport outcomes; effects are data the shell carries out after it has
+// published the new snapshot. Nothing here performs I/O, reads a clock or makes an id: inputs
+// carry the ids and the time they need.
+
+export type Input<S> =
+  | { type: 'event'; event: unknown; requestId?: string }
+  | { type: 'run'; runId: string; messages: readonly Message[]; options: RunOptions }
+  | { type: 'answer'; id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
+  | { type: 'setState'; update: S | ((previous: S) => S) }
+  | { type: 'abort' }
+  | { type: 'reset'; state: S; threadId: string }
+  /** The request failed (HTTP error, network, timeout) or its stream ended without a terminal event. */
+  | { type: 'failed'; requestId: string; error: AgentStoreError }
+
+export type Effect =
+  | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
+  /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
+  | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
+  | { type: 'report'; error: AgentStoreError }
+  | { type: 'event'; event: BaseEvent }
+
+export interface Step<S> {
+  model: Model<S>
+  effects: readonly Effect[]
+  /** A command the store refused: its promise rejects with this, and nothing changed. */
+  refused?: AgentStoreError
+  /** The request a command started: its promise settles when that request is released. */
+  requestId?: string
+}
+
+const none: readonly Effect[] = Object.freeze([])
+
+export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
+  switch (input.type) {
+    case 'event':
+      return receive(model, input.event, input.requestId, config)
+    case 'failed':
+      return failed(model, input.requestId, input.error, config)
+    case 'run':
+      return startRun(model, input, config)
+    case 'answer':
+      return answerConfirmation(model, input, config, startRequest)
+    case 'setState':
+      return setUserState(model, input.update, config)
+    case 'abort':
+      return abort(model, config)
+    case 'reset':
+      return reset(model, input.state, input.threadId, config)
+  }
+}
+
+const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
+
+/** One event from the server or from apply(): all of it, or (with an error) none of it. */
+function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
+  // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
+  if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
+  const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
+  let event: Event | undefined
+  try {
+    event = checkEvent(raw)
+  } catch (error) {
+    return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
+  }
+  if (event === undefined) {
+    // An event type from a newer protocol: ignored, but listeners still see it.
+    return { model: delivered, effects: [{ type: 'event', event: raw as BaseEvent }] }
+  }
+  try {
+    let next = delivered
+    const effects: Effect[] = []
+    const events = event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.TOOL_CALL_CHUNK ? expandChunk(next.snapshot, event) : [event]
+    for (const one of events) next = reduceOne(next, one, effects, config)
+    if (isTerminal(event.type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+    effects.push({ type: 'event', event })
+    return { model: next, effects }
+  } catch (error) {
+    return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
+  }
+}
+
+/** The resumed run's first event: the answers it carried have reached the server. */
+function deliver<S>(model: Model<S>): Model<S> {
+  const outbox = model.outbox
+  const answered = outbox ? outbox.answered.filter((c) => c.source === 'interrupt').map((c) => c.id) : []
+  return {
+    ...model,
+    request: { ...model.request!, delivered: true },
+    outbox: undefined,
+    answeredInterrupts: answered.length > 0 ? [...model.answeredInterrupts, ...answered] : model.answeredInterrupts,
+  }
+}
+
+/** A rejected event changes no state; a malformed terminal event still ends its run, as a failure. */
+function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
+  const type = (raw as { type?: unknown } | null)?.type
+  if (!isTerminal(type)) {
+    return { model: { ...model, snapshot: { ...model.snapshot, error } }, effects: [{ type: 'report', error }] }
+  }
+  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
+  const effects: Effect[] = [...ended.effects, { type: 'report', error }]
+  if (requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+  return { model: { ...ended.model, request: undefined }, effects }
+}
+
+function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>): Model<S> {
+  const snapshot = reduceEvent(model.snapshot, event)
+  switch (event.type) {
+    case EventType.RUN_STARTED:
+      return startedRun(model, snapshot, event.runId, config)
+    case EventType.STATE_SNAPSHOT:
+      return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, config.rules, 'STATE_SNAPSHOT'), effects, config, true)
+    case EventType.STATE_DELTA:
+      return acceptServerState(model, snapshot, applyDelta(model.server, event.delta, config.rules), effects, config, false)
+    case EventType.CUSTOM:
+      return custom(model, snapshot, event.name, event.value, effects, config)
+    case EventType.TOOL_CALL_START: {
+      const run = model.run ?? newRun(model, undefined, undefined, config)
+      const streaming = { ...run.streaming, [event.toolCallId]: event.toolCallName }
+      return { ...model, snapshot, run: { ...run, streaming } }
+    }
+    case EventType.TOOL_CALL_ARGS:
+      return draftFromArguments(model, snapshot, event.toolCallId, event.delta, effects, config)
+    case EventType.TOOL_CALL_END:
+      return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config)
+    case EventType.RUN_FINISHED: {
+      const ending: RunEnding = event.outcome?.type === 'cancelled' ? { kind: 'cancelled', status: 'idle' } : { kind: 'finished' }
+      const ended = endOfRun(model, snapshot, ending, event, config)
+      effects.push(...ended.effects)
+      return { ...ended.model, request: undefined }
+    }
+    case EventType.RUN_ERROR: {
+      const error = snapshot.error!
+      const ended = endOfRun(model, snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
+      effects.push(...ended.effects, { type: 'report', error })
+      return { ...ended.model, request: undefined }
+    }
+    default:
+      return snapshot === model.snapshot ? model : { ...model, snapshot }
+  }
+}
+
+function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, runId: string, config: MachineConfig<S>): Model<S> {
+  const run = model.run
+  if (run && (run.runId === undefined || run.runId === runId)) return { ...model, snapshot, run: { ...run, runId } }
+  // A new run through apply() while an earlier one never ended: that one is settled as truncated.
+  const settled = run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
+  return { ...settled, snapshot: { ...snapshot, committed: settled.snapshot.committed, state: settled.snapshot.state, predictions: settled.snapshot.predictions }, run: newRun(settled, runId, undefined, config) }
+}
+
+function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, value: unknown, effects: Effect[], config: MachineConfig<S>): Model<S> {
+  if (name !== 'PredictState' && name !== 'on_interrupt') return { ...model, snapshot }
+  const run = model.run ?? newRun(model, undefined, undefined, config)
+  if (name === 'on_interrupt') return { ...model, snapshot, run: { ...run, onInterrupts: [...run.onInterrupts, parseOnInterrupt(value)] } }
+  const added = parsePredictState(value)
+  const next = { ...model, snapshot, run: { ...run, mappings: [...run.mappings, ...added] } }
+  // Calls already streaming when their mapping arrives draft from the text received so far.
+  return predictStreamingCalls(next, added, effects, config)
+}
+
+/** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
+function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, config: MachineConfig<S>): Step<S> {
+  if (model.request?.id !== requestId) return { model, effects: none }
+  const effects: Effect[] = [{ type: 'report', error }, { type: 'release', requestId, how: 'none' }]
+  if (!model.request.delivered && model.outbox) return { model: giveBack(model, error), effects }
+  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
+  return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
+}
+
+/** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */
+function giveBack<S>(model: Model<S>, error: AgentStoreError | undefined): Model<S> {
+  const { restore } = model.outbox!
+  const snapshot: AgentSnapshot<S> = {
+    ...model.snapshot,
+    state: restore.state,
+    committed: restore.committed,
+    predictions: restore.predictions,
+    confirmations: restore.confirmations,
+    messages: restore.messages,
+    status: 'interrupted',
+    steps: [],
+    error,
+  }
+  return { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined, run: undefined, request: undefined, outbox: undefined }
+}
+
+function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
+  const request = model.request
+  if (!request) return { model, effects: none }
+  const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
+  if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
+  const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
+  return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
+}
+
+function reset<S>(model: Model<S>, state: S, threadId: string, config: MachineConfig<S>): Step<S> {
+  const effects: Effect[] = model.request ? [{ type: 'release', requestId: model.request.id, how: 'cancel' }] : []
+  return { model: config.blank(threadId, state), effects }
+}
+
+function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>, config: MachineConfig<S>): Step<S> {
+  const refusal = refuseRun(model, config)
+  if (refusal) return { model, effects: none, refused: refusal }
+  // Drafts left open by apply() events that never ended are settled as a truncated run would be.
+  const settled = model.run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
+  const { options } = input
+  const settings: RunSettings = {
+    tools: options.tools ?? [],
+    context: options.context ?? [],
+    forwardedProps: options.forwardedProps ?? {},
+  }
+  return startRequest({ ...settled, run: undefined }, input.runId, input.messages, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
+}
+
+function refuseRun<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreError | undefined {
+  if (model.request) return new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store: await it or abort() it first')
+  if (model.snapshot.confirmations.length > 0) {
+    return new AgentStoreError('PENDING_CONFIRMATION', 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first')
+  }
+  if (!config.hasAgent) return new AgentStoreError('NO_AGENT', 'run() needs an agent: pass one to createAgentStore({ agent })')
+  return undefined
+}
+
+/** Starts a request: the committed state and the conversation go to the server, which takes them as the truth. */
+export function startRequest<S>(
+  model: Model<S>,
+  runId: string,
+  added: readonly Message[],
+  settings: RunSettings,
+  resume: Pick<RunAgentInput, 'resume'> | undefined,
+  timeoutMs: number | undefined,
+  config: MachineConfig<S>,
+): Step<S> {
+  const { snapshot } = model
+  const messages = added.length > 0 ? [...snapshot.messages, ...added] : snapshot.messages
+  const started: Model<S> = {
+    ...model,
+    snapshot: { ...snapshot, messages, status: 'running', runId, steps: [], error: undefined },
+    server: snapshot.committed,
+    edit: undefined,
+    request: { id: runId, delivered: false },
+    settings,
+  }
+  const withRun = { ...started, run: newRun(started, undefined, runId, config) }
+  const input: RunAgentInput = {
+    threadId: snapshot.threadId,
+    runId,
+    state: snapshot.committed,
+    messages: config.messagesForServer(messages),
+    tools: settings.tools.slice(),
+    context: settings.context.slice(),
+    forwardedProps: settings.forwardedProps,
+    ...(resume?.resume ? { resume: resume.resume } : {}),
+  }
+  return { model: settle(withRun, withRun.snapshot, [], config), effects: [{ type: 'start', requestId: runId, input, timeoutMs }], requestId: runId }
+}
+
+export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {
+  if (error instanceof AgentStoreError) return error
+  return new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+}
+
+export type { RunContext }

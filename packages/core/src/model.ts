@@ -1,0 +1,119 @@
+import type { Context, Message, ResumeEntry, Tool, ToolMessage } from '@ag-ui/core'
+import type { Edit } from './edits'
+import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from './types'
+
+// Everything the store knows, as one plain value: the machine's transitions take one and return
+// the next; nothing in it is mutated. (The partial-JSON readers of streaming tool calls are a
+// cache beside it, rebuilt from a tool call's argument text whenever they are missing.)
+
+/** A top-level key whose value in `state` is a draft; `committed` keeps `baseline` until it is confirmed. */
+export interface Draft {
+  readonly stateKey: string
+  readonly runId: string | undefined
+  /** The tool call whose arguments wrote it last; undefined when only the server changed it. */
+  readonly toolCallId: string | undefined
+  readonly tool: string | undefined
+  /** The argument its mapping follows (undefined or '*': the whole arguments object). */
+  readonly toolArgument: string | undefined
+  readonly complete: boolean
+  /** False when the key did not exist before the draft: discarding the draft removes it. */
+  readonly existed: boolean
+  readonly baseline: unknown
+}
+
+/** What the store knows about the run in progress, or about events fed through apply() since the last run ended. */
+export interface RunContext {
+  readonly runId: string | undefined
+  /** The request streaming it; undefined for events fed through apply(). */
+  readonly requestId: string | undefined
+  /** `committed` when the run started: the baseline of its drafts, and what a failed run returns to. */
+  readonly base: unknown
+  /** From the `predict` option and this run's PredictState events. */
+  readonly mappings: readonly PredictionMapping[]
+  /** Tool calls that existed before the run: a confirmation tool call among them is not this run's. */
+  readonly toolCallsBefore: readonly string[]
+  /** Values of LangGraph's CUSTOM on_interrupt events in this run. */
+  readonly onInterrupts: readonly unknown[]
+  /** Keys the user edited during this run: the user wins, so they are no longer drafted. */
+  readonly userKeys: readonly string[]
+  /** This run's tool calls whose arguments are still streaming, by id: the tool's name. */
+  readonly streaming: Readonly<Record<string, string>>
+  /** Mapped tool calls whose drafts stopped at a limit. */
+  readonly stopped: readonly string[]
+  /** Whether a state event of this run has arrived yet. */
+  readonly sawState: boolean
+}
+
+/** The options a run was started with; the run an answer starts sends them again. */
+export interface RunSettings {
+  readonly tools: readonly Tool[]
+  readonly context: readonly Context[]
+  readonly forwardedProps: unknown
+}
+
+/** What one answer adds to the resumed run's input. */
+export interface WireAnswer {
+  readonly resume?: ResumeEntry
+  readonly message?: ToolMessage
+  /** LangGraph's `forwardedProps.command.resume`. */
+  readonly command?: unknown
+}
+
+/** The parts of the model an answer changes, kept so they can be put back if it never reaches the server. */
+export interface AnswerRestorePoint<S> {
+  readonly server: S
+  readonly drafts: readonly Draft[]
+  readonly state: S
+  readonly committed: S
+  readonly predictions: readonly Prediction[]
+  readonly confirmations: readonly Confirmation[]
+  readonly messages: readonly Message[]
+}
+
+/** Answers given and not yet delivered: they leave when the resumed run's first event arrives. */
+export interface Outbox<S> {
+  readonly answers: readonly WireAnswer[]
+  readonly answered: readonly Confirmation[]
+  /** Run options given with the answers, over the settings of the run they resume. */
+  readonly settings: Partial<RunSettings>
+  readonly restore: AnswerRestorePoint<S>
+}
+
+/** The request in flight. */
+export interface Request {
+  readonly id: string
+  /** Set at its first event: from then on the server has the answers it carried. */
+  readonly delivered: boolean
+}
+
+export interface Model<S> {
+  /** What listeners see. */
+  readonly snapshot: AgentSnapshot<S>
+  /** The state as the server last said it, without drafts or the user's edits of this run. */
+  readonly server: S
+  readonly drafts: readonly Draft[]
+  /** The user's edits during the run in progress, as one edit relative to `server`. */
+  readonly edit: Edit | undefined
+  readonly run: RunContext | undefined
+  readonly request: Request | undefined
+  readonly outbox: Outbox<S> | undefined
+  readonly settings: RunSettings
+  /** Interrupt ids whose answers reached the server: never opened again. */
+  readonly answeredInterrupts: readonly string[]
+}
+
+export const noSettings: RunSettings = { tools: [], context: [], forwardedProps: {} }
+
+export function initialModel<S>(snapshot: AgentSnapshot<S>): Model<S> {
+  return {
+    snapshot,
+    server: snapshot.state,
+    drafts: [],
+    edit: undefined,
+    run: undefined,
+    request: undefined,
+    outbox: undefined,
+    settings: noSettings,
+    answeredInterrupts: [],
+  }
+}

@@ -1,0 +1,72 @@
+import type { RunFinishedEvent } from '@ag-ui/core'
+import { rebaseEdit } from '../edits'
+import type { AgentStoreError } from '../errors'
+import type { Model } from '../model'
+import type { AgentSnapshot } from '../types'
+import { collectConfirmations } from './confirmations'
+import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
+import { checkState } from './state'
+
+export type RunEnding =
+  | { kind: 'finished' }
+  | { kind: 'cancelled'; status: 'idle' }
+  /** RUN_ERROR, a transport failure, a truncated stream, abort() (no error), a run superseded. */
+  | { kind: 'failed'; error: AgentStoreError | undefined; status: 'error' | 'idle' }
+
+type Report = { type: 'report'; error: AgentStoreError }
+
+/**
+ * The end of a run. Finished: the user's edits fold into the server state, drafts nobody has to
+ * confirm are committed, the others are held by the confirmations the run leaves open. Failed or
+ * cancelled: every state change the run made is rolled back to the committed state from before
+ * it, keeping the user's own edits (unless `keepFailedRunChanges`); the conversation stays.
+ */
+export function endOfRun<S>(
+  model: Model<S>,
+  snapshot: AgentSnapshot<S>,
+  ending: RunEnding,
+  finished: RunFinishedEvent | undefined,
+  config: MachineConfig<S>,
+): { model: Model<S>; effects: Report[] } {
+  const effects: Report[] = []
+  // A recording fed to apply() may end a run it never started: its interrupts still count.
+  const run = model.run ?? (finished ? newRun(model, undefined, undefined, config) : undefined)
+  if (!run) return { model: { ...model, snapshot }, effects }
+  if (ending.kind !== 'finished') snapshot = { ...snapshot, status: ending.status, steps: [], error: ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error }
+  const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
+  if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
+    const rebased = model.edit ? rebaseEdit(model.edit, run.base, config.merge) : undefined
+    for (const error of rebased?.conflicts ?? []) effects.push({ type: 'report', error })
+    const rolledBack = { ...model, server: (rebased ? rebased.value : run.base) as S, edit: undefined, run: undefined }
+    const drafts = rolledBack.drafts.filter((draft) => !runKeys.includes(draft.stateKey))
+    return { model: settle({ ...rolledBack, drafts }, snapshot, effects, config), effects }
+  }
+  let next: Model<S> = { ...model, run: undefined }
+  if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
+  if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
+  const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)
+  const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
+  // An interrupt whose answer already reached the server is never opened again (a replay, a restore).
+  const confirmations = found.filter((c) => c.source !== 'interrupt' || !model.answeredInterrupts.includes(c.id))
+  const held = new Set(confirmations.flatMap((c) => c.stateKeys))
+  const open = [...snapshot.confirmations, ...confirmations]
+  snapshot = { ...snapshot, confirmations: open, status: open.length > 0 ? 'interrupted' : 'idle', steps: [] }
+  return commitRunDrafts(next, snapshot, runKeys.filter((key) => !held.has(key)), effects, config)
+}
+
+/**
+ * Drafts are not validated while they stream; a committed state is. Drafts the validator refuses
+ * when their run ends are discarded instead, and said so.
+ */
+function commitRunDrafts<S>(model: Model<S>, snapshot: AgentSnapshot<S>, keys: string[], effects: Report[], config: MachineConfig<S>) {
+  const kept = keepDrafts({ ...model, snapshot }, keys)
+  try {
+    return { model: settle(kept, snapshot, effects, config), effects }
+  } catch (error) {
+    const refused = error as AgentStoreError
+    effects.push({ type: 'report', error: refused })
+    const discarded = discardDrafts(model, keys)
+    return { model: settle(discarded, { ...snapshot, error: refused }, effects, config), effects }
+  }
+}
+

@@ -1,0 +1,251 @@
+import type { Message } from '@ag-ui/core'
+import { type MergeOptions, rebaseEdit } from '../edits'
+import { AgentStoreError } from '../errors'
+import { deepEqual, isPlainObject } from '../json-value'
+import type { Draft, Model, RunContext } from '../model'
+import { createPartialJsonReader, type PartialJsonReader } from '../partial-json'
+import { copySnapshot } from '../snapshot'
+import type { AgentSnapshot, PredictionMapping } from '../types'
+import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './drafts'
+import { checkState, type StateRules } from './state'
+
+/** What the machine needs besides the model: the store's options, and the readers' cache. */
+export interface MachineConfig<S> {
+  readonly rules: StateRules<S>
+  readonly confirmTools: ReadonlySet<string>
+  readonly predict: readonly PredictionMapping[]
+  readonly merge: MergeOptions
+  readonly keepFailedRunChanges: boolean
+  readonly hasAgent: boolean
+  readonly timeoutMs: number | undefined
+  /** One incremental reader per streaming mapped tool call; `consumed` is the argument text it has read. */
+  readonly readers: Map<string, { reader: PartialJsonReader; consumed: number }>
+  blank(threadId: string, state: S): Model<S>
+  messagesForServer(messages: readonly Message[]): Message[]
+}
+
+/** Effects the state steps add: reports of errors that did not stop the event. */
+type Reports = { push(effect: { type: 'report'; error: AgentStoreError }): unknown }
+
+export function newRun<S>(model: Model<S>, runId: string | undefined, requestId: string | undefined, config: MachineConfig<S>): RunContext {
+  const toolCallsBefore: string[] = []
+  for (const message of model.snapshot.messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)
+  }
+  return {
+    runId,
+    requestId,
+    base: model.snapshot.committed,
+    mappings: config.predict,
+    toolCallsBefore,
+    onInterrupts: [],
+    userKeys: [],
+    streaming: {},
+    stopped: [],
+    sawState: false,
+  }
+}
+
+/**
+ * Derives `state`, `committed` and `predictions` from the model's parts: the server state, the
+ * user's edit rebased on it, and the drafts, whose values are read from `snapshot.state` (the
+ * latest view). Throws, changing nothing, when the committed state fails the user's validator.
+ */
+export function settle<S>(model: Model<S>, snapshot: AgentSnapshot<S>, reports: Reports, config: MachineConfig<S>, values?: ReadonlyMap<string, unknown>): Model<S> {
+  let view = model.server
+  let edit = model.edit
+  if (edit) {
+    const rebased = rebaseEdit(edit, model.server, config.merge)
+    edit = rebased.edit
+    view = rebased.value as S
+    for (const error of rebased.conflicts) reports.push({ type: 'report', error })
+    if (rebased.conflicts.length > 0) snapshot = { ...snapshot, error: rebased.conflicts.at(-1) }
+  }
+  for (const draft of model.drafts) {
+    const value = values?.has(draft.stateKey) ? values.get(draft.stateKey) : valueAt(snapshot.state, draft.stateKey)
+    view = withKey(view, draft.stateKey, value)
+  }
+  const committed = deriveCommitted(view, model.drafts, snapshot.committed)
+  if (committed !== snapshot.committed && committed !== model.snapshot.committed) checkState(committed, config.rules)
+  const predictions = derivePredictions(view, model.drafts, snapshot.predictions)
+  if (view !== snapshot.state || committed !== snapshot.committed || predictions !== snapshot.predictions) {
+    snapshot = { ...snapshot, state: view, committed, predictions }
+  }
+  return { ...model, snapshot, edit }
+}
+
+/** A server state change (STATE_SNAPSHOT or STATE_DELTA) under the drafts of this run. */
+export function acceptServerState<S>(
+  model: Model<S>,
+  snapshot: AgentSnapshot<S>,
+  server: S,
+  reports: Reports,
+  config: MachineConfig<S>,
+  whole: boolean,
+): Model<S> {
+  const run = model.run
+  if (run && !run.sawState && whole && isEmptyObject(server) && !isEmptyObject(run.base)) {
+    // LangGraph opens every run with STATE_SNAPSHOT({}) before it has read the thread's state:
+    // applying it would blank the UI for a moment, and it says nothing the next snapshot won't.
+    return { ...model, snapshot, run: { ...run, sawState: true } }
+  }
+  const seen = run && !run.sawState ? { ...run, sawState: true } : run
+  if (server === model.server) return { ...model, snapshot, run: seen }
+  const { drafts, values } = draftsAfterServerChange(model, server, seen)
+  return settle({ ...model, server, drafts, run: seen }, snapshot, reports, config, values)
+}
+
+const isEmptyObject = (value: unknown) => isPlainObject(value) && Object.keys(value).length === 0
+
+/**
+ * A server value for a drafted key that equals the draft's baseline never replaces the draft (a
+ * server that has not run the tool yet echoes the old value); one that differs becomes the draft.
+ * A mapped key the server changes on its own becomes a draft too.
+ */
+function draftsAfterServerChange<S>(model: Model<S>, server: S, run: RunContext | undefined) {
+  const values = new Map<string, unknown>()
+  let drafts = model.drafts
+  for (const draft of model.drafts) {
+    const after = valueAt(server, draft.stateKey)
+    if (after === valueAt(model.server, draft.stateKey)) continue
+    if (!sameValue(after, baselineOf(draft))) values.set(draft.stateKey, after)
+    else if (draft.toolCallId === undefined) drafts = drafts.filter((other) => other !== draft)
+  }
+  if (!run) return { drafts, values }
+  for (const mapping of run.mappings) {
+    const key = mapping.stateKey
+    if (findDraft(drafts, key) || run.userKeys.includes(key)) continue
+    const after = valueAt(server, key)
+    const baseline = valueAt(run.base, key)
+    if (after === valueAt(model.server, key) || sameValue(after, baseline)) continue
+    const writer = Object.entries(run.streaming).findLast(([, tool]) => run.mappings.some((m) => m.tool === tool && m.stateKey === key))
+    drafts = [...drafts, makeDraft(run, key, baseline, writer?.[0], writer?.[1], mapping.toolArgument, false)]
+    values.set(key, after)
+  }
+  return { drafts, values }
+}
+
+const sameValue = (a: unknown, b: unknown) => a === b || (a !== ABSENT && b !== ABSENT && deepEqual(a, b))
+
+function makeDraft(
+  run: RunContext,
+  stateKey: string,
+  baseline: unknown,
+  toolCallId: string | undefined,
+  tool: string | undefined,
+  toolArgument: string | undefined,
+  complete: boolean,
+): Draft {
+  return { stateKey, runId: run.runId, toolCallId, tool, toolArgument, complete, existed: baseline !== ABSENT, baseline: baseline === ABSENT ? undefined : baseline }
+}
+
+function argumentsOf(messages: readonly Message[], toolCallId: string): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!
+    if (message.role !== 'assistant' || !message.toolCalls) continue
+    for (const call of message.toolCalls) if (call.id === toolCallId) return call.function.arguments
+  }
+  return ''
+}
+
+/** The reader of a call, fed up to the call's text: from the cache when it has read all but `delta`, else rebuilt. */
+function readerFor<S>(config: MachineConfig<S>, toolCallId: string, text: string, delta: string | undefined) {
+  const cached = config.readers.get(toolCallId)
+  const before = text.length - (delta?.length ?? 0)
+  if (cached && cached.consumed === before) {
+    const changed = delta === undefined ? cached.reader.end() : cached.reader.push(delta)
+    cached.consumed = text.length
+    return { reader: cached.reader, changed }
+  }
+  const reader = createPartialJsonReader()
+  let changed = text.length > 0 && reader.push(text)
+  if (delta === undefined) changed = reader.end() || changed
+  config.readers.set(toolCallId, { reader, consumed: text.length })
+  return { reader, changed }
+}
+
+/**
+ * The arguments of a mapped tool call grew (`delta`) or ended (undefined): each mapped argument's
+ * partial value goes into its key. Runs per token: only the drafted key and the predictions change.
+ */
+export function draftFromArguments<S>(
+  model: Model<S>,
+  snapshot: AgentSnapshot<S>,
+  toolCallId: string,
+  delta: string | undefined,
+  reports: Reports,
+  config: MachineConfig<S>,
+): Model<S> {
+  let run = model.run
+  const tool = run?.streaming[toolCallId]
+  if (!run || tool === undefined) return { ...model, snapshot }
+  const complete = delta === undefined
+  if (complete) {
+    const { [toolCallId]: _ended, ...streaming } = run.streaming
+    run = { ...run, streaming }
+  }
+  const mapped = run.mappings.some((mapping) => mapping.tool === tool) && !run.stopped.includes(toolCallId)
+  if (!mapped) return { ...model, snapshot, run }
+  const text = argumentsOf(snapshot.messages, toolCallId)
+  const { reader, changed } = readerFor(config, toolCallId, text, delta)
+  if (complete) config.readers.delete(toolCallId)
+  // The draft's depth and size, bounded without walking it: the reader knows how deep it went,
+  // and a partial value is never larger than the argument text it came from.
+  const { maxDepth, maxStateBytes } = config.rules.limits
+  if (reader.depth + 1 > maxDepth || text.length > maxStateBytes) {
+    config.readers.delete(toolCallId)
+    const limit = text.length > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
+    const message = `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`
+    reports.push({ type: 'report', error: new AgentStoreError('LIMIT_EXCEEDED', message, { limit }) })
+    return { ...model, snapshot, run: { ...run, stopped: [...run.stopped, toolCallId] } }
+  }
+  let view = snapshot.state
+  let drafts = model.drafts
+  for (const mapping of run.mappings) {
+    if (mapping.tool !== tool || run.userKeys.includes(mapping.stateKey)) continue
+    const value = reader.argument(mapping.toolArgument)
+    const written = changed && value !== undefined
+    if (written) view = withKey(view, mapping.stateKey, value)
+    const held = findDraft(drafts, mapping.stateKey)
+    if (!written && !(complete && held?.toolCallId === toolCallId)) continue
+    // Most chunks change only the value: the draft stays as it is.
+    if (held && held.toolCallId === toolCallId && held.complete === complete && held.toolArgument === mapping.toolArgument && held.tool === tool) continue
+    const draft = held
+      ? { ...held, toolCallId, tool, toolArgument: mapping.toolArgument, complete }
+      : makeDraft(run, mapping.stateKey, valueAt(run.base, mapping.stateKey), toolCallId, tool, mapping.toolArgument, complete)
+    drafts = held ? drafts.map((other) => (other === held ? draft : other)) : [...drafts, draft]
+  }
+  if (view === snapshot.state && drafts === model.drafts) return { ...model, snapshot, run }
+  const next = copySnapshot(snapshot)
+  next.state = view
+  next.committed = drafts === model.drafts ? snapshot.committed : deriveCommitted(view, drafts, snapshot.committed)
+  next.predictions = derivePredictions(view, drafts, snapshot.predictions)
+  return { ...model, snapshot: next, drafts, run }
+}
+
+/** Mappings that arrive while their tool's calls stream: those calls draft from the text received so far. */
+export function predictStreamingCalls<S>(model: Model<S>, added: readonly PredictionMapping[], reports: Reports, config: MachineConfig<S>): Model<S> {
+  let next = model
+  for (const [toolCallId, tool] of Object.entries(model.run?.streaming ?? {})) {
+    if (!added.some((mapping) => mapping.tool === tool)) continue
+    config.readers.delete(toolCallId)
+    next = draftFromArguments(next, next.snapshot, toolCallId, '', reports, config)
+  }
+  return next
+}
+
+/** Commits drafts: their current values become the server's, and they stop being drafts. */
+export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: ReadonlyMap<string, unknown> = new Map()): Model<S> {
+  if (keys.length === 0) return model
+  let server = model.server
+  for (const key of keys) server = withKey(server, key, values.has(key) ? values.get(key) : valueAt(model.snapshot.state, key))
+  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+}
+
+/** Discards drafts: their keys return to their baselines. */
+export function discardDrafts<S>(model: Model<S>, keys: readonly string[]): Model<S> {
+  if (keys.length === 0) return model
+  let server = model.server
+  for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, baselineOf(draft))
+  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+}

@@ -1,0 +1,225 @@
+import type { Message, ResumeEntry, RunAgentInput } from '@ag-ui/core'
+import { recordEdit } from '../edits'
+import { AgentStoreError } from '../errors'
+import { isPlainObject, measureJson } from '../json-value'
+import type { Step } from '../machine'
+import type { Model, Outbox, RunSettings, WireAnswer } from '../model'
+import type { Confirmation, RunOptions } from '../types'
+import { type Answer, toWire } from './confirmations'
+import { ABSENT, findDraft, valueAt, withKey } from './drafts'
+import { discardDrafts, keepDrafts, type MachineConfig, settle } from './server-state'
+import { acceptState } from './state'
+
+type Report = { type: 'report'; error: AgentStoreError }
+
+const asError = (error: unknown, code: 'VALIDATION' | 'INVALID_STATE') =>
+  error instanceof AgentStoreError ? error : new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+
+/**
+ * A local edit of the state. Outside a run it changes the state at once; while a run streams it is
+ * kept as an edit that follows the server's later changes, and is sent with the next run. The user
+ * wins: an edited key is no longer a draft.
+ */
+export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S), config: MachineConfig<S>): Step<S> {
+  const effects: Report[] = []
+  const view = model.snapshot.state
+  try {
+    const given = typeof update === 'function' ? (update as (previous: S) => S)(view) : update
+    const state = ownCopy(acceptState(view, given, config.rules, 'setState'), view)
+    if (state === view) return { model, effects }
+    const touched = touchedKeys(view, state)
+    const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+    const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
+    const run = model.run
+    if (model.request && run) {
+      const whole = keys.filter((key) => findDraft(model.drafts, key))
+      const edit = recordEdit(model.edit, model.server, view, state, config.merge, whole)
+      const userKeys = [...new Set([...run.userKeys, ...keys])]
+      const next = { ...model, edit, drafts, run: { ...run, userKeys } }
+      return { model: settle(next, { ...model.snapshot, state }, effects, config), effects }
+    }
+    let server = model.server
+    if (touched === '*' || !isPlainObject(server)) server = state
+    else for (const key of touched) server = withKey(server, key, valueAt(state, key))
+    return { model: settle({ ...model, server, drafts }, { ...model.snapshot, state }, effects, config), effects }
+  } catch (error) {
+    const refused = asError(error, 'VALIDATION')
+    return { model: { ...model, snapshot: { ...model.snapshot, error: refused } }, effects: [{ type: 'report', error: refused }] }
+  }
+}
+
+/** Top-level keys whose value differs ('*' when the state is not an object). */
+function touchedKeys(before: unknown, after: unknown): string[] | '*' {
+  if (!isPlainObject(before) || !isPlainObject(after)) return '*'
+  const keys = Object.keys(after).filter((key) => !Object.hasOwn(before, key) || before[key] !== after[key])
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) keys.push(key)
+  return keys
+}
+
+/**
+ * A value handed in by the user, owned by the store: containers not shared with `previous` are
+ * copied, so mutating the argument afterwards changes nothing here. (Checked as JSON already.)
+ */
+export function ownCopy<T>(value: T, previous: unknown): T {
+  if (value === previous || typeof value !== 'object' || value === null) return value
+  const shared = new Set<unknown>()
+  collect(previous, shared, 0)
+  return copyUnshared(value, shared) as T
+}
+
+// The containers of the previous state, one level per top-level key is enough to find what is shared.
+function collect(value: unknown, into: Set<unknown>, depth: number) {
+  if (typeof value !== 'object' || value === null || depth > 2) return
+  into.add(value)
+  for (const child of Array.isArray(value) ? value : Object.values(value)) collect(child, into, depth + 1)
+}
+
+function copyUnshared(value: unknown, shared: Set<unknown>): unknown {
+  if (typeof value !== 'object' || value === null || shared.has(value)) return value
+  if (Array.isArray(value)) return value.map((item) => copyUnshared(item, shared))
+  const copy: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copyUnshared(item, shared), enumerable: true, writable: true, configurable: true })
+  return copy
+}
+
+type AnswerInput = { id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
+type Starter<S> = (
+  model: Model<S>,
+  runId: string,
+  added: readonly Message[],
+  settings: RunSettings,
+  resume: Pick<RunAgentInput, 'resume'> | undefined,
+  timeoutMs: number | undefined,
+  config: MachineConfig<S>,
+) => Step<S>
+
+/**
+ * approve / reject / respond / cancel. The answer is applied at once (drafts committed or
+ * discarded) and kept in the outbox; the last open confirmation's answer starts the resumed run,
+ * which carries every answer. Refused answers change nothing.
+ */
+export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, config: MachineConfig<S>, start: Starter<S>): Step<S> {
+  let confirmation: Confirmation
+  let answered: Model<S>
+  let answer: Answer
+  try {
+    if (model.request) throw new AgentStoreError('RUN_ACTIVE', 'A run is active: confirmations are answered once it has ended')
+    confirmation = findConfirmation(model.snapshot.confirmations, input.id)
+    checkAnswer(confirmation, input.answer, input.now, config)
+    answer = ownAnswer(input.answer)
+    answered = applyAnswer(model, confirmation, answer, config)
+  } catch (error) {
+    return { model, effects: [], refused: asError(error, 'VALIDATION') }
+  }
+  const previous = model.outbox
+  const outbox: Outbox<S> = {
+    answers: [...(previous?.answers ?? []), toWire(confirmation, answer, input.messageId)],
+    answered: [...(previous?.answered ?? []), confirmation],
+    settings: { ...previous?.settings, ...pickSettings(input.options) },
+    restore: previous?.restore ?? restorePoint(model),
+  }
+  if (answered.snapshot.confirmations.length > 0) return { model: { ...answered, outbox }, effects: [] }
+  if (!config.hasAgent) return { model: answered, effects: [] }
+  const settings: RunSettings = { ...model.settings, ...outbox.settings }
+  const { messages, resume, command } = resumeParts(outbox.answers)
+  const forwardedProps = command === ABSENT ? settings.forwardedProps : withResumeCommand(settings.forwardedProps, command)
+  return start({ ...answered, outbox }, input.runId, messages, { ...settings, forwardedProps }, resume.length > 0 ? { resume } : undefined, input.options?.timeoutMs ?? config.timeoutMs, config)
+}
+
+/** The user's payload and edits, copied: mutating them afterwards changes nothing the store holds or sends. */
+function ownAnswer(answer: Answer): Answer {
+  if (answer.kind === 'respond') return { ...answer, payload: ownCopy(answer.payload, undefined) }
+  if (answer.kind === 'approve') return { ...answer, edits: ownCopy(answer.edits, undefined) }
+  return answer
+}
+
+function findConfirmation(open: readonly Confirmation[], id: string | undefined): Confirmation {
+  if (id === undefined) {
+    if (open.length === 1) return open[0]!
+    throw new AgentStoreError(
+      'NO_CONFIRMATION',
+      open.length === 0 ? 'There is no open confirmation to answer' : `${open.length} confirmations are open: pass the id of the one to answer`,
+    )
+  }
+  const found = open.find((confirmation) => confirmation.id === id)
+  if (!found) throw new AgentStoreError('NO_CONFIRMATION', `No open confirmation has the id "${id}"`)
+  return found
+}
+
+function checkAnswer<S>(confirmation: Confirmation, answer: Answer, now: number, config: MachineConfig<S>) {
+  if (answer.kind !== 'cancel' && confirmation.expiresAt !== undefined && Date.parse(confirmation.expiresAt) <= now) {
+    throw new AgentStoreError('EXPIRED', `The confirmation "${confirmation.id}" expired at ${confirmation.expiresAt}: it can only be cancelled`)
+  }
+  const given = answer.kind === 'respond' ? answer.payload : answer.kind === 'approve' ? answer.edits : undefined
+  if (given === undefined && answer.kind === 'respond') throw new AgentStoreError('INVALID_ANSWER', 'respond() needs a JSON payload')
+  if (given === undefined) return
+  const { maxDepth, maxStateBytes } = config.rules.limits
+  const measured = measureJson(given, maxDepth, maxStateBytes)
+  if (!measured.ok) throw new AgentStoreError('INVALID_ANSWER', `The answer is not plain JSON within the limits: ${measured.reason}`, { path: measured.path })
+  if (answer.kind === 'approve' && !isPlainObject(given)) throw new AgentStoreError('INVALID_ANSWER', 'approve() edits must be an object keyed like the tool arguments')
+}
+
+/** The drafts the confirmation governs are committed (with edits) or discarded; it leaves the open list. */
+function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Answer, config: MachineConfig<S>): Model<S> {
+  const keys = confirmation.stateKeys.filter((key) => findDraft(model.drafts, key))
+  const accepted = answer.kind === 'approve' || answer.kind === 'respond'
+  const values = answer.kind === 'approve' ? editedValues(model, keys, answer.edits) : new Map<string, unknown>()
+  const next = accepted ? keepDrafts(model, keys, values) : discardDrafts(model, keys)
+  const confirmations = model.snapshot.confirmations.filter((c) => c !== confirmation)
+  const snapshot = { ...model.snapshot, confirmations, status: confirmations.length > 0 ? ('interrupted' as const) : ('idle' as const), error: undefined }
+  const effects: { type: 'report'; error: AgentStoreError }[] = []
+  return settle(next, snapshot, effects, config)
+}
+
+/**
+ * Edits are keyed like the tool's arguments: a mapped argument's edit replaces its key's value;
+ * a whole-arguments ('*') mapping merges them into the object.
+ */
+function editedValues<S>(model: Model<S>, keys: readonly string[], edits: Record<string, unknown> | undefined): Map<string, unknown> {
+  const values = new Map<string, unknown>()
+  if (!edits) return values
+  for (const key of keys) {
+    const draft = findDraft(model.drafts, key)!
+    const argument = draft.toolArgument ?? mappedArgument(model, key)
+    if (argument === undefined || argument === '*') {
+      const current = valueAt(model.snapshot.state, key)
+      values.set(key, { ...(isPlainObject(current) ? current : {}), ...edits })
+    } else if (Object.hasOwn(edits, argument)) values.set(key, edits[argument])
+  }
+  return values
+}
+
+const mappedArgument = <S>(model: Model<S>, key: string) => model.run?.mappings.find((mapping) => mapping.stateKey === key)?.toolArgument ?? key
+
+function pickSettings(options: RunOptions | undefined): Partial<RunSettings> {
+  if (!options) return {}
+  return {
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.context ? { context: options.context } : {}),
+    ...(options.forwardedProps !== undefined ? { forwardedProps: options.forwardedProps } : {}),
+  }
+}
+
+function restorePoint<S>(model: Model<S>): Outbox<S>['restore'] {
+  const { state, committed, predictions, confirmations, messages } = model.snapshot
+  return { server: model.server, drafts: model.drafts, state, committed, predictions, confirmations, messages }
+}
+
+function resumeParts(answers: readonly WireAnswer[]) {
+  const messages: Message[] = []
+  const resume: ResumeEntry[] = []
+  let command: unknown = ABSENT
+  for (const answer of answers) {
+    if (answer.message) messages.push(answer.message)
+    if (answer.resume) resume.push(answer.resume)
+    if ('command' in answer) command = answer.command
+  }
+  return { messages, resume, command }
+}
+
+/** LangGraph's resume command, added to the forwardedProps the run it resumes had. */
+function withResumeCommand(forwardedProps: unknown, resume: unknown): unknown {
+  const props = isPlainObject(forwardedProps) ? forwardedProps : {}
+  const command = isPlainObject(props.command) ? props.command : {}
+  return { ...props, command: { ...command, resume } }
+}
