@@ -442,7 +442,7 @@ describe('issue 10 defects, each reproduced', () => {
     expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['document'])
   })
 
-  it('11. respond(id, undefined) on a confirm_changes call is refused (INVALID_STATE), nothing changed, nothing sent', async () => {
+  it('11. respond(id, undefined) on a confirm_changes call is refused (INVALID_ANSWER), nothing changed, nothing sent', async () => {
     const agent = writerAgent((input) => [
       ev.toolStart('cc1', 'confirm_changes', 'm1'),
       ev.toolArgs('cc1', JSON.stringify({ function_call_id: 'w1' })),
@@ -453,7 +453,7 @@ describe('issue 10 defects, each reproduced', () => {
     await store.run()
     const before = store.getState()
     expect(before.confirmations.map((c) => c.id)).toStrictEqual(['cc1'])
-    await expect(store.respond('cc1', undefined)).rejects.toMatchObject({ code: 'INVALID_STATE' })
+    await expect(store.respond('cc1', undefined)).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
     await store.respond('cc1', { accepted: true })
@@ -461,12 +461,12 @@ describe('issue 10 defects, each reproduced', () => {
     expect(tool.map((m) => [m.toolCallId, m.content])).toStrictEqual([['cc1', '{"accepted":true}']])
   })
 
-  it('12. approve() edits holding a Date are refused like setState (INVALID_STATE): committed stays JSON and later setState works', async () => {
+  it('12. approve() edits holding a Date are refused (INVALID_ANSWER) before anything changes: committed stays JSON and later setState works', async () => {
     const agent = writerAgent(interruptOnW1)
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
     await store.run()
     const before = store.getState()
-    await expect(store.approve(undefined, { document: new Date(0) })).rejects.toMatchObject({ code: 'INVALID_STATE' })
+    await expect(store.approve(undefined, { document: new Date(0) })).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
     await store.approve(undefined, { document: 'fine' })
@@ -714,9 +714,15 @@ describe('issue 10 behaviour', () => {
     expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { title: 'Stew', accepted: true } }])
   })
 
-  it('approve(id, edits): edits over maxStateBytes or refused by validate are refused; nothing changes and nothing is sent', async () => {
-    const cases: { options: Partial<AgentStoreOptions<Doc>>; edits: Doc; code: string }[] = [
-      { options: { limits: { maxStateBytes: 200 } }, edits: { document: 'x'.repeat(300) }, code: 'LIMIT_EXCEEDED' },
+  it('approve(id, edits): edits that make the state pass maxStateBytes (LIMIT_EXCEEDED) or that validate refuses (VALIDATION) are refused; nothing changes and nothing is sent', async () => {
+    const cases: { options: Partial<AgentStoreOptions<Doc>>; initialState?: Doc; edits: Doc; code: string }[] = [
+      // The edit alone fits; the state it makes does not.
+      {
+        options: { limits: { maxStateBytes: 200 } },
+        initialState: { document: 'before', other: 'y'.repeat(100) },
+        edits: { document: 'x'.repeat(120) },
+        code: 'LIMIT_EXCEEDED',
+      },
       {
         options: {
           validate: (value) => {
@@ -728,9 +734,9 @@ describe('issue 10 behaviour', () => {
         code: 'VALIDATION',
       },
     ]
-    for (const { options, edits, code } of cases) {
+    for (const { options, initialState = { document: 'before' }, edits, code } of cases) {
       const agent = writerAgent(interruptOnW1)
-      const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' }, ...options })
+      const store = createAgentStore<Doc>({ agent, initialState, ...options })
       await store.run()
       const before = store.getState()
       await expect(store.approve(undefined, edits)).rejects.toMatchObject({ code })
@@ -962,7 +968,7 @@ describe('issue 10 behaviour', () => {
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({ mode: 'fast', command: { resume: { accepted: true } } })
   })
 
-  it('respond(): a payload that is not JSON (a Date, a function, NaN, a class instance) is refused; a JSON string becomes a tool message holding its JSON', async () => {
+  it('respond(): a payload that is not JSON (a Date, a function, NaN, a class instance) is refused (INVALID_ANSWER); a JSON string becomes a tool message holding its JSON', async () => {
     class Point {
       x = 1
     }
@@ -976,6 +982,7 @@ describe('issue 10 behaviour', () => {
         (error: unknown) => error,
       )
       expect(refused).toBeInstanceOf(AgentStoreError)
+      expect(refused).toMatchObject({ code: 'INVALID_ANSWER' })
       expect(store.getState()).toBe(before)
       expect(agent.inputs).toHaveLength(1)
     }
