@@ -1,0 +1,35 @@
+// Mutation testing of the core (`npm run mutate`; not part of `npm test`): Stryker 9.6.1, the last
+// line that runs on Node 20, with vitest 4 and per-test coverage. Only the core's tests and the store
+// fuzz test run (stryker.vitest.config.ts); reports go to test-results/, which git and Biome ignore.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'stryker.vitest.config.ts' },
+  coverageAnalysis: 'perTest',
+  // The public types, the re-exports and the scripted test agent hold no behaviour worth mutating.
+  mutate: ['packages/core/src/**/*.ts', '!packages/core/src/testing.ts', '!packages/core/src/index.ts', '!packages/core/src/types.ts'],
+  // The machine has 2 cores shared by everyone.
+  concurrency: 2,
+  timeoutMS: 10_000,
+  // What the sandbox needs: the core, the test servers and the fuzz test; nothing of the bindings or examples.
+  ignorePatterns: [
+    'examples',
+    'bench',
+    'packages/react',
+    'packages/vue',
+    'packages/svelte',
+    'test/browser',
+    'test/real-servers',
+    'test/reliability',
+    'test-results',
+    'dist',
+  ],
+  tempDirName: 'node_modules/.stryker-tmp',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'test-results/mutation/index.html' },
+  jsonReporter: { fileName: 'test-results/mutation/mutation.json' },
+  thresholds: { high: 85, low: 70, break: null },
+}
