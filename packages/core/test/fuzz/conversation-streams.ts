@@ -48,7 +48,6 @@ export class ConversationBuilder {
   private openReasoning = new Map<string, Tag>()
   private openSpans = new Map<string, Tag>()
   private lanes = new Map<string, Lane>()
-  private owners = { message: new Map<string, Tag>() }
   private active = new Set<string>()
   private closed = new Set<string>()
   private steps = new Map<string, Set<string>>()
@@ -98,7 +97,6 @@ export class ConversationBuilder {
     this.openReasoning = new Map()
     this.openSpans = new Map()
     this.lanes = new Map()
-    this.owners = { message: new Map() }
     this.active = new Set()
     this.closed = new Set()
     this.steps = new Map()
