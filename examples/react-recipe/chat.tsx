@@ -1,4 +1,4 @@
-import { useAgentStore } from '@agent-state/react'
+import { canRun, useAgentStore } from '@agent-state/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { chatItems } from '../shared/view'
 import { store } from './store'
@@ -7,7 +7,8 @@ const suggestions = ['Spaghetti carbonara, please', 'Make it vegetarian', 'Make 
 
 export function Chat() {
   const messages = useAgentStore(store, (s) => s.messages)
-  const busy = useAgentStore(store, (s) => s.status === 'running' || s.status === 'interrupted')
+  // Sending is possible exactly when the store would start a run: nothing running, nothing to answer.
+  const busy = useAgentStore(store, (s) => !canRun(s))
   const error = useAgentStore(store, (s) => s.error)
   const [text, setText] = useState('')
   const items = useMemo(() => chatItems(messages), [messages])

@@ -12,6 +12,8 @@ export function RecipeCard() {
 
   const setIngredient = (index: number, change: Partial<Ingredient>) =>
     editRecipe((r) => ({ ...r, ingredients: r.ingredients.map((item, i) => (i === index ? { ...item, ...change } : item)) }))
+  const setInstruction = (index: number, text: string) =>
+    editRecipe((r) => ({ ...r, instructions: r.instructions.map((step, i) => (i === index ? text : step)) }))
   const togglePreference = (name: string) =>
     editRecipe((r) => ({
       ...r,
@@ -111,9 +113,29 @@ export function RecipeCard() {
             <h3>Instructions</h3>
             <ol className="instructions" data-testid="instructions">
               {recipe.instructions.map((step, index) => (
-                <li key={index}>{step}</li>
+                <li key={index}>
+                  <textarea
+                    className="field"
+                    aria-label={`Instruction ${index + 1}`}
+                    placeholder="Describe this step"
+                    rows={2}
+                    value={step}
+                    onChange={(event) => setInstruction(index, event.target.value)}
+                  />
+                  <button
+                    type="button"
+                    className="remove"
+                    aria-label={`Remove step ${index + 1}`}
+                    onClick={() => editRecipe((r) => ({ ...r, instructions: r.instructions.filter((_, i) => i !== index) }))}
+                  >
+                    ×
+                  </button>
+                </li>
               ))}
             </ol>
+            <button type="button" className="button small" onClick={() => editRecipe((r) => ({ ...r, instructions: [...r.instructions, ''] }))}>
+              + Add step
+            </button>
           </div>
         </div>
       </div>

@@ -1,7 +1,19 @@
 // Three scripted agents, one per wire style the store handles. No language model: each reads the
 // request and streams what the corresponding real server sends, in the same order and shapes.
 import { EventType, type Message, type RunAgentInput, type ToolCall } from '@ag-ui/core'
-import { continueStory, cookingTimes, defaultRecipe, findRecipe, type PlanStep, planFor, type Recipe, shortenStory, storyFor, swapFor } from './content'
+import {
+  continueStory,
+  cookingTimes,
+  defaultRecipe,
+  findRecipe,
+  type PlanStep,
+  planFor,
+  type Recipe,
+  rewriteEnding,
+  shortenStory,
+  storyFor,
+  swapFor,
+} from './content'
 import { lastUserText, newId, rawChunks, type ScriptedAgent, startRun, textOf, tokens, wordChunks } from './script'
 
 type StateObject = Record<string, unknown>
@@ -147,6 +159,7 @@ const writeDocumentSchema = {
 function nextDocument(request: string, document: string): string {
   if (document.trim() === '') return storyFor(request)
   if (/\b(short|shorter|shorten|trim|summar)/i.test(request)) return shortenStory(document)
+  if (/\b(different|rewrite|change)\b/i.test(request)) return rewriteEnding(document)
   if (/\b(continue|add|another|more|longer|extend|paragraph|ending)\b/i.test(request)) return continueStory(document)
   return storyFor(request)
 }

@@ -212,6 +212,21 @@ export function continueStory(document: string): string {
   return `${document.trimEnd()}\n\n${continuations[paragraphs % continuations.length]}`
 }
 
+/** Last sentences for "a different ending": the last paragraph keeps its start and changes its end. */
+const endings = [
+  'In the end nobody could say exactly what had changed, only that everyone slept a little easier that night.',
+  'And when the first light came, it found them all still laughing about it, as if the whole thing had been a dream.',
+]
+
+export function rewriteEnding(document: string): string {
+  const paragraphs = document.trimEnd().split(/\n\n+/)
+  const last = paragraphs.pop() ?? ''
+  const sentences = last.match(/[^.!?]+[.!?]+\s*/g) ?? [last]
+  const kept = sentences.length > 1 ? sentences.slice(0, -1).join('') : ''
+  const ending = endings.find((candidate) => !last.includes(candidate)) ?? endings[0]!
+  return [...paragraphs, `${kept}${ending}`].join('\n\n')
+}
+
 export function shortenStory(document: string): string {
   const [title, first] = document.split(/\n\n+/)
   return [title, first].filter(Boolean).join('\n\n')

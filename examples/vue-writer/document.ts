@@ -1,33 +1,105 @@
-// The document as headings and paragraphs, with the part not yet approved marked as draft.
+// The document as headings and paragraphs; a draft is shown as its changes to the approved version.
+import { diffWords } from 'diff'
+
+/**
+ * - same: in both versions; added: the draft's new text (highlighted); removed: approved text the draft
+ *   drops (struck through);
+ * - pending: approved text the draft has not reached yet while it streams, shown as it is, so the
+ *   document never collapses to the first words of its new version;
+ * - cursor: where the agent is writing.
+ */
+export type PieceKind = 'same' | 'added' | 'removed' | 'pending' | 'cursor'
+
+export interface Piece {
+  kind: PieceKind
+  text: string
+}
 
 export interface Block {
   tag: 'h2' | 'p'
-  /** Text the user has already approved. */
-  kept: string
-  /** Text the agent is writing or waiting to have approved. */
-  draft: string
+  pieces: Piece[]
 }
 
-/** How much of the approved document the draft keeps unchanged: everything after it is new. */
-export function sharedPrefix(committed: string, draft: string): number {
-  const max = Math.min(committed.length, draft.length)
-  let i = 0
-  while (i < max && committed.charCodeAt(i) === draft.charCodeAt(i)) i++
-  return i
+/** Words, ignoring markdown markers such as the title's `#`. */
+export function wordCount(document: string): number {
+  return document.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
+}
+
+/**
+ * The draft against the approved document, word by word. `streaming`: the draft is still being
+ * written, so the approved text after its last match is not (yet) a deletion.
+ */
+export function changes(approved: string, draft: string, streaming: boolean): Piece[] {
+  const pieces = mergeShortRuns(
+    diffWords(approved, draft).map((change): Piece => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text: change.value })),
+  )
+  if (!streaming) return pieces
+  // A word still being written ends the diff with [removed, added]: it belongs before what is still to come.
+  const last = pieces.length - 1
+  if (pieces[last]?.kind === 'added' && pieces[last - 1]?.kind === 'removed') pieces.splice(last - 1, 2, pieces[last]!, pieces[last - 1]!)
+  let end = pieces.length
+  while (end > 0 && pieces[end - 1]!.kind === 'removed') end--
+  const rest = pieces.slice(end).map((piece): Piece => ({ kind: 'pending', text: piece.text }))
+  return [...pieces.slice(0, end), { kind: 'cursor', text: '' }, ...rest]
+}
+
+/**
+ * A rewritten sentence shares a few short words ("the", "and") with the old one; a word diff then
+ * alternates struck and highlighted fragments. Runs of at most two unchanged words between changes
+ * are counted as changed, so each edit reads as one deletion followed by one insertion.
+ */
+function mergeShortRuns(pieces: Piece[]): Piece[] {
+  const out: Piece[] = []
+  let removed = ''
+  let added = ''
+  const flush = () => {
+    if (removed) out.push({ kind: 'removed', text: removed })
+    if (added) out.push({ kind: 'added', text: added })
+    removed = added = ''
+  }
+  pieces.forEach((piece, index) => {
+    const between = index > 0 && index < pieces.length - 1 && (removed || added) && pieces[index + 1]!.kind !== 'same'
+    if (piece.kind === 'removed') removed += piece.text
+    else if (piece.kind === 'added') added += piece.text
+    else if (between && !piece.text.includes('\n') && piece.text.trim().split(/\s+/).length <= 2) {
+      removed += piece.text
+      added += piece.text
+    } else {
+      flush()
+      out.push(piece)
+    }
+  })
+  flush()
+  return out
 }
 
 /** Paragraphs are separated by blank lines; a paragraph starting with "# " is the title. */
-export function toBlocks(document: string, draftFrom: number): Block[] {
+export function toBlocks(pieces: readonly Piece[]): Block[] {
   const blocks: Block[] = []
-  for (const match of document.matchAll(/[^\n](?:[^\n]|\n(?!\n))*/g)) {
-    const heading = match[0].startsWith('# ')
-    const start = match.index + (heading ? 2 : 0)
-    const text = heading ? match[0].slice(2) : match[0]
-    const split = Math.min(text.length, Math.max(0, draftFrom - start))
-    blocks.push({ tag: heading ? 'h2' : 'p', kept: text.slice(0, split), draft: text.slice(split) })
+  let current: Block = { tag: 'p', pieces: [] }
+  const add = (piece: Piece) => {
+    if (current.pieces.length === 0 && piece.text.startsWith('# ')) {
+      current.tag = 'h2'
+      piece = { kind: piece.kind, text: piece.text.slice(2) }
+    }
+    if (piece.text || piece.kind === 'cursor') current.pieces.push(piece)
   }
-  return blocks
+  for (const piece of pieces) {
+    const parts = piece.text.split(/\n[ \t]*\n\s*/)
+    parts.forEach((text, index) => {
+      if (index > 0) {
+        blocks.push(current)
+        current = { tag: 'p', pieces: [] }
+      }
+      add({ kind: piece.kind, text: index === 0 && current.pieces.length === 0 ? text.trimStart() : text })
+    })
+  }
+  blocks.push(current)
+  return blocks.filter((block) => block.pieces.some((piece) => piece.text.trim() || piece.kind === 'cursor'))
 }
+
+/** The document without a draft: every block unchanged. */
+export const plainBlocks = (document: string): Block[] => toBlocks([{ kind: 'same', text: document }])
 
 /** Whether an interrupt's responseSchema lets the answer carry an edited value of `property`. */
 export function schemaAllows(schema: unknown, property: string): boolean {
