@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import react from '@vitejs/plugin-react'
 import vue from '@vitejs/plugin-vue'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -50,7 +50,34 @@ export default defineConfig({
         extends: true,
         plugins: [react(), vue(), svelte({ configFile: false })],
         resolve: { alias, conditions: ['browser'] },
-        test: { name: 'integration', root: './test', environment: 'node', include: ['**/*.test.{ts,tsx}'] },
+        test: {
+          name: 'integration',
+          root: './test',
+          environment: 'node',
+          include: ['**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, 'real-servers/**'],
+        },
+      },
+      {
+        // Real AG-UI servers (test/real-servers, its own package): the store and HttpAgent are the root
+        // tree's; test/real-servers/node_modules holds other @ag-ui copies that must not be picked up.
+        resolve: {
+          alias: [
+            ...Object.entries(alias).map(([find, replacement]) => ({ find: new RegExp(`^${find}$`), replacement })),
+            { find: /^@ag-ui\/client$/, replacement: src('./node_modules/@ag-ui/client/dist/index.mjs') },
+            { find: /^@ag-ui\/core$/, replacement: src('./node_modules/@ag-ui/core/dist/index.mjs') },
+            { find: /^@ag-ui\/core\/schemas$/, replacement: src('./node_modules/@ag-ui/core/dist/schemas.mjs') },
+          ],
+        },
+        test: {
+          name: 'real-servers',
+          root: './test/real-servers',
+          environment: 'node',
+          include: ['*.test.ts'],
+          globalSetup: ['./global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
       },
     ],
   },

@@ -52,14 +52,14 @@ export function logRun(path: string, body: unknown): LoggedRun {
 }
 
 /**
- * Handles the control routes: POST /__script {threadId, turns}, GET /__log?threadId=…, POST /__reset.
+ * Handles the control routes: POST /__script {threadId, turns, replace?}, GET /__log?threadId=…, POST /__reset.
  * Returns false for any other request.
  */
 export async function handleControl(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1')
   if (request.method === 'POST' && url.pathname === '/__script') {
-    const { threadId = '*', turns } = JSON.parse(await readBody(request)) as { threadId?: string; turns: Turn[] }
-    scripts.set(threadId, [...(scripts.get(threadId) ?? []), ...turns])
+    const { threadId = '*', turns, replace } = JSON.parse(await readBody(request)) as { threadId?: string; turns: Turn[]; replace?: boolean }
+    scripts.set(threadId, [...(replace ? [] : (scripts.get(threadId) ?? [])), ...turns])
     sendJson(response, 200, { queued: scripts.get(threadId)!.length })
     return true
   }

@@ -13,6 +13,8 @@ import { argumentChunks, nextTurn, type Turn } from './control'
 // Typed with zod: an untyped state sends the schema lookup to a worker that crashes and costs ~30 s.
 const WriterState = MessagesZodState.extend({
   document: z.string().default(''),
+  /** Written by the user alone (edits made while the agent streams). */
+  title: z.string().default(''),
   /** Written by the server alone: one more each time a draft is approved. */
   revision: z.number().default(0),
 })

@@ -56,7 +56,8 @@ await listen(async (request, response) => {
   }
   const input = JSON.parse(await readBody(request))
   const run = logRun(request.url!, input)
-  const agent = new MastraAgent({ agentId: 'writer', agent: mastra.getAgent('writer'), resourceId: 'user-1' })
+  // One resource per thread, so that tests on other threads never share a working memory.
+  const agent = new MastraAgent({ agentId: 'writer', agent: mastra.getAgent('writer'), resourceId: `user-${input.threadId}` })
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   await new Promise<void>((resolve) => {
     const subscription = agent.run(input).subscribe({

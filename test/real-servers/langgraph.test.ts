@@ -1,0 +1,236 @@
+// The store against a real LangGraph server (@langchain/langgraph-api in-process, @ag-ui/langgraph
+// 0.0.43 as AG-UI): drafts from PredictState, interrupts in both modes, node-boundary snapshots.
+import type { Message } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, valuesOver } from './support'
+
+const base = servers.langgraph
+const version = '@ag-ui/langgraph 0.0.43, @langchain/langgraph-api 1.5.1, @langchain/langgraph 1.7.3'
+const OLD = 'The old document.'
+const NEW = 'A brand new document about the sea, written line by line.'
+
+interface WriterState {
+  document: string
+  title: string
+  revision: number
+  /** LangGraph's own messages key (LangChain format), sent back as state like any other key. */
+  messages?: unknown[]
+}
+const initialState: WriterState = { document: OLD, title: '', revision: 0 }
+
+/** A store on a new thread; the scenario's recording is saved under `name` when the test ends. */
+function open(name: string, endpoint: 'writer' | 'writer-legacy' = 'writer'): Session<WriterState> {
+  const s = session<WriterState>(`${base}/${endpoint}`, { initialState })
+  recordAs(`langgraph-${name}`, 'langgraph', version, base, () => s.threadId)
+  return s
+}
+
+/** Runs a request that drafts NEW and stops at the approval interrupt; returns the tool call id. */
+async function draft(s: Session<WriterState>, after: { text: string }[] = [{ text: 'Saved.' }]): Promise<string> {
+  await script(base, s.threadId, [{ tool: 'write_document', args: { document: NEW }, chunkSize: 7 }, ...after])
+  await s.store.run({ message: 'Write about the sea' })
+  const [run] = await serverLog(base, s.threadId)
+  const start = protocolEvents(run!).find((event) => event.type === 'TOOL_CALL_START')
+  return start!.toolCallId as string
+}
+
+const lastText = (messages: readonly Message[]) => {
+  const last = messages[messages.length - 1]
+  return last?.role === 'assistant' ? last.content : undefined
+}
+
+/** The state LangGraph holds at the end of a run: its last STATE_SNAPSHOT. */
+const serverState = (events: { type: string; snapshot?: unknown }[]) => events.filter((event) => event.type === 'STATE_SNAPSHOT').at(-1)?.snapshot as WriterState
+
+describe('LangGraph: draft, interrupt (emitInterruptOutcome: true), approve', () => {
+  it('shows the draft while it awaits approval, sends resume[], and the server then holds the document', async () => {
+    const s = open('draft-approve')
+    const callId = await draft(s)
+    const waiting = s.store.getState()
+    expect(waiting.error).toBeUndefined()
+    expect(waiting.status).toBe('interrupted')
+    // While the draft awaits approval the user sees the draft, never the old value.
+    expect(waiting.state.document).toBe(NEW)
+    expect(waiting.committed.document).toBe(OLD)
+    expect(waiting.predictions.map((p) => [p.stateKey, p.value, p.toolCallId])).toEqual([['document', NEW, callId]])
+    expect(waiting.confirmations).toHaveLength(1)
+    expect(waiting.confirmations[0]).toMatchObject({ source: 'interrupt', reason: 'langgraph:interrupt', toolCallId: callId, stateKeys: ['document'] })
+    // Once the draft has begun, every render shows a prefix of it: never the old text, never nothing.
+    const shown = valuesOver(s.snapshots, (snapshot) => snapshot.state.document)
+    const firstDraft = shown.findIndex((value) => typeof value === 'string' && value !== OLD && NEW.startsWith(value) && value.length > 0)
+    expect(firstDraft).toBeGreaterThanOrEqual(0)
+    for (const value of shown.slice(firstDraft)) expect(NEW.startsWith(value ?? '\u0000')).toBe(true)
+
+    const messagesBefore = waiting.messages
+    const interruptId = waiting.confirmations[0]!.id
+    await s.store.approve()
+    const [first, approved] = await bodies(base, s.threadId)
+    expect(first!.state).toEqual(initialState)
+    expect(approved!.resume).toEqual([{ interruptId, status: 'resolved', payload: { accepted: true } }])
+    expect(approved!.state).toMatchObject({ document: NEW, title: '', revision: 0 })
+    // LangGraph's graph writes its own tool result: the request adds no message.
+    expect(approved!.messages).toEqual(messagesBefore)
+    expect(approved!.forwardedProps).toEqual({})
+
+    const done = s.store.getState()
+    expect(done.error).toBeUndefined()
+    expect(done.status).toBe('idle')
+    expect(done.state).toMatchObject({ document: NEW, revision: 1 })
+    expect(done.committed).toMatchObject({ document: NEW, revision: 1 })
+    expect(done.confirmations).toEqual([])
+    expect(done.predictions).toEqual([])
+    expect(lastText(done.messages)).toBe('Saved.')
+    // In the server's order (its MESSAGES_SNAPSHOT): the tool result right after its call.
+    expect(done.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(orphanToolMessages(done.messages)).toEqual([])
+
+    // The next turn works and the server's state holds the document.
+    await script(base, s.threadId, [{ text: 'Anything else?' }])
+    await s.store.run({ message: 'Thanks' })
+    const next = s.store.getState()
+    expect(next.error).toBeUndefined()
+    expect(next.status).toBe('idle')
+    const log = await serverLog(base, s.threadId)
+    expect((log[2]!.body as { state: WriterState }).state).toMatchObject({ document: NEW, revision: 1 })
+    expect(serverState(protocolEvents(log[2]!))).toMatchObject({ document: NEW, revision: 1 })
+    expect(next.state).toMatchObject({ document: NEW, revision: 1 })
+  })
+})
+
+describe('LangGraph: reject and cancel', () => {
+  it('reject restores the document, tells the server accepted: false, and the next turn works', async () => {
+    const s = open('draft-reject')
+    await draft(s, [{ text: 'Understood.' }])
+    expect(s.store.getState().state.document).toBe(NEW)
+    const interruptId = s.store.getState().confirmations[0]!.id
+    await s.store.reject()
+    const [, rejected] = await bodies(base, s.threadId)
+    expect(rejected!.resume).toEqual([{ interruptId, status: 'resolved', payload: { accepted: false } }])
+    expect(rejected!.state).toMatchObject({ document: OLD, revision: 0 })
+    const done = s.store.getState()
+    expect(done.status).toBe('idle')
+    expect(done.error).toBeUndefined()
+    expect(done.state).toMatchObject({ document: OLD, revision: 0 })
+    expect(done.committed).toMatchObject({ document: OLD, revision: 0 })
+    expect(lastText(done.messages)).toBe('Understood.')
+
+    await script(base, s.threadId, [{ text: 'Next.' }])
+    await s.store.run({ message: 'Fine' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    const log = await serverLog(base, s.threadId)
+    expect(serverState(protocolEvents(log[2]!))).toMatchObject({ document: OLD, revision: 0 })
+  })
+
+  it('cancel sends status: cancelled, the graph gets the cancelled sentinel, and the document is restored', async () => {
+    const s = open('draft-cancel')
+    await draft(s, [{ text: 'Cancelled then.' }])
+    const interruptId = s.store.getState().confirmations[0]!.id
+    await s.store.cancel()
+    const [, cancelled] = await bodies(base, s.threadId)
+    expect(cancelled!.resume).toEqual([{ interruptId, status: 'cancelled' }])
+    const done = s.store.getState()
+    expect(done.status).toBe('idle')
+    expect(done.error).toBeUndefined()
+    expect(done.state).toMatchObject({ document: OLD, revision: 0 })
+    expect(done.confirmations).toEqual([])
+    const log = await serverLog(base, s.threadId)
+    // The graph answered the call as not accepted.
+    const results = protocolEvents(log[1]!).filter((event) => event.type === 'MESSAGES_SNAPSHOT')
+    const tool = (results.at(-1)!.messages as Message[]).find((message) => message.role === 'tool')
+    expect(tool?.content).toBe('{"accepted":false}')
+  })
+})
+
+describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', () => {
+  it('names the tool call from the on_interrupt value, resumes through forwardedProps.command.resume, and commits on approve', async () => {
+    const s = open('legacy-approve', 'writer-legacy')
+    const callId = await draft(s)
+    const waiting = s.store.getState()
+    expect(waiting.status).toBe('interrupted')
+    expect(waiting.state.document).toBe(NEW)
+    expect(waiting.confirmations).toHaveLength(1)
+    expect(waiting.confirmations[0]).toMatchObject({ source: 'on_interrupt', toolCallId: callId, stateKeys: ['document'] })
+    const [run] = await serverLog(base, s.threadId)
+    expect(protocolEvents(run!).at(-1)).not.toHaveProperty('outcome')
+
+    await s.store.approve()
+    const [, approved] = await bodies(base, s.threadId)
+    expect(approved!.forwardedProps).toEqual({ command: { resume: { accepted: true } } })
+    expect(approved!.resume ?? []).toEqual([])
+    expect(approved!.state).toMatchObject({ document: NEW })
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [] })
+    expect(done.committed).toMatchObject({ document: NEW, revision: 1 })
+  })
+})
+
+describe('LangGraph: edits, turns, errors', () => {
+  it('a user edit made while the agent streams survives the end-of-run snapshot and reaches the server on the next runs', async () => {
+    const s = open('edit-while-streaming')
+    let edited = false
+    s.store.onEvent((event) => {
+      if (!edited && event.type === 'TOOL_CALL_ARGS') {
+        edited = true
+        s.store.setState((state) => ({ ...state, title: 'My title' }))
+      }
+    })
+    await draft(s)
+    expect(edited).toBe(true)
+    expect(s.store.getState().state.title).toBe('My title')
+    expect(s.store.getState().committed.title).toBe('My title')
+    await s.store.approve()
+    const [, approved] = await bodies(base, s.threadId)
+    expect(approved!.state).toMatchObject({ title: 'My title', document: NEW })
+    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
+    // LangGraph ignores RunAgentInput.state on a resumed run; the next fresh run merges it.
+    await script(base, s.threadId, [{ text: 'Noted.' }])
+    await s.store.run({ message: 'Keep my title' })
+    const log = await serverLog(base, s.threadId)
+    expect((log[2]!.body as { state: WriterState }).state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
+    expect(serverState(protocolEvents(log[2]!))).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
+    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
+  })
+
+  it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {
+    const s = open('three-turns')
+    for (let turn = 1; turn <= 3; turn++) {
+      await script(base, s.threadId, [{ text: `Reply ${turn}.` }])
+      await s.store.run({ message: `Message ${turn}` })
+      const snapshot = s.store.getState()
+      expect(snapshot).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [], steps: [] })
+      expect(snapshot.messages.map((message) => message.role)).toEqual(Array.from({ length: turn }, () => ['user', 'assistant']).flat())
+      expect(new Set(snapshot.messages.map((message) => message.id)).size).toBe(2 * turn)
+      expect(lastText(snapshot.messages)).toBe(`Reply ${turn}.`)
+      expect(snapshot.state).toMatchObject({ document: OLD, revision: 0 })
+      expect(snapshot.state.messages).toHaveLength(2 * turn)
+    }
+    const sent = await bodies(base, s.threadId)
+    expect(sent.map((body) => body.messages.length)).toEqual([1, 3, 5])
+    expect(sent.map((body) => (body.state as WriterState).document)).toEqual([OLD, OLD, OLD])
+  })
+
+  it('a model error mid-run ends as error with the state from before the run, and the next turn works', async () => {
+    const s = open('model-error')
+    s.store.setState((state) => ({ ...state, title: 'Kept' }))
+    await script(base, s.threadId, [{ error: 'model exploded' }])
+    await s.store.run({ message: 'Write something' })
+    const failed = s.store.getState()
+    expect(failed.status).toBe('error')
+    expect(failed.error?.code).toBe('RUN_ERROR')
+    // The run opened with STATE_SNAPSHOT({}): a failed run still gives back what was there before it.
+    expect(failed.state).toEqual({ document: OLD, title: 'Kept', revision: 0 })
+    expect(failed.committed).toEqual({ document: OLD, title: 'Kept', revision: 0 })
+    expect(failed.predictions).toEqual([])
+    const log = await serverLog(base, s.threadId)
+    const events = protocolEvents(log[0]!)
+    expect(events.map((event) => event.type)).toContain('RUN_ERROR')
+    expect(events.find((event) => event.type === 'STATE_SNAPSHOT')?.snapshot).toEqual({})
+
+    await script(base, s.threadId, [{ text: 'Back again.' }])
+    await s.store.run({ message: 'Try again' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    const [, retry] = await bodies(base, s.threadId)
+    expect(retry!.state).toEqual({ document: OLD, title: 'Kept', revision: 0 })
+    expect(lastText(s.store.getState().messages)).toBe('Back again.')
+  })
+})
