@@ -248,3 +248,74 @@ describe('react-recipe: shared state with user edits during the run', () => {
     testTimeout,
   )
 })
+
+/** What sticks out sideways at this width: the page's scroll width and every element reaching past an edge. */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const outside = [...document.querySelectorAll('body *')].flatMap((element) => {
+      const box = element.getBoundingClientRect()
+      return box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)
+        ? [`${element.tagName.toLowerCase()}.${element.className} ${Math.round(box.right)}`]
+        : []
+    })
+    return { scrollWidth: document.documentElement.scrollWidth, width, outside }
+  })
+}
+
+describe('a phone at 390 px', () => {
+  const pages: [string, string, (page: Page) => Promise<void>][] = [
+    ['index', '/', async () => {}],
+    [
+      'react-recipe',
+      '/react-recipe/',
+      async (page) => {
+        await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+        await waitForStatus(page, 'Idle')
+      },
+    ],
+    [
+      'vue-writer',
+      '/vue-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+    [
+      'svelte-planner',
+      '/svelte-planner/',
+      async (page) => {
+        await send(page, 'Plan a trip to Mars')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+  ]
+  for (const [name, path, fill] of pages) {
+    it(
+      `${name}: nothing overflows sideways, the header fits, once the page is full`,
+      async () => {
+        const { page, errors } = await browser.newPage()
+        await page.setViewportSize({ width: 390, height: 844 })
+        await page.goto(`${server.url}${path}`)
+        await page.getByRole('heading', { level: 1 }).waitFor()
+        await fill(page)
+        expect(await overflow(page)).toEqual({ scrollWidth: 390, width: 390, outside: [] })
+        if (name !== 'index') {
+          // The status pill stays on one line and New chat on screen, in the header's two rows.
+          const status = (await page.getByTestId('status').boundingBox())!
+          const newChat = (await page.getByRole('button', { name: 'New chat' }).boundingBox())!
+          const header = (await page.locator('header.topbar').boundingBox())!
+          expect(status.height).toBeLessThan(32)
+          expect(newChat.x + newChat.width).toBeLessThanOrEqual(390)
+          expect(header.height).toBeLessThan(100)
+        }
+        await page.evaluate(() => window.scrollTo(0, 0))
+        await page.screenshot({ path: join(screenshotsDir, `390-${name}.png`), fullPage: true })
+        expect(errors).toEqual([])
+        await page.close()
+      },
+      testTimeout,
+    )
+  }
+})
