@@ -40,7 +40,8 @@ const lastText = (messages: readonly Message[]) => {
 }
 
 /** The state LangGraph holds at the end of a run: its last STATE_SNAPSHOT. */
-const serverState = (events: { type: string; snapshot?: unknown }[]) => events.filter((event) => event.type === 'STATE_SNAPSHOT').at(-1)?.snapshot as WriterState
+const serverState = (events: { type: string; snapshot?: unknown }[]) =>
+  events.filter((event) => event.type === 'STATE_SNAPSHOT').at(-1)?.snapshot as WriterState
 
 describe('LangGraph: draft, interrupt (emitInterruptOutcome: true), approve', () => {
   it('shows the draft while it awaits approval, sends resume[], and the server then holds the document', async () => {
@@ -79,9 +80,9 @@ describe('LangGraph: draft, interrupt (emitInterruptOutcome: true), approve', ()
     expect(done.committed).toMatchObject({ document: NEW, revision: 1 })
     expect(done.confirmations).toEqual([])
     expect(done.predictions).toEqual([])
-    expect(lastText(done.messages)).toBe('Saved.')
     // In the server's order (its MESSAGES_SNAPSHOT): the tool result right after its call.
     expect(done.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(lastText(done.messages)).toBe('Saved.')
     expect(orphanToolMessages(done.messages)).toEqual([])
 
     // The next turn works and the server's state holds the document.
@@ -165,30 +166,29 @@ describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', (
 })
 
 describe('LangGraph: edits, turns, errors', () => {
-  it('a user edit made while the agent streams survives the end-of-run snapshot and reaches the server on the next runs', async () => {
+  it('a user edit made while the agent streams survives the node-boundary snapshots and reaches the server on the next run', async () => {
     const s = open('edit-while-streaming')
     let edited = false
     s.store.onEvent((event) => {
-      if (!edited && event.type === 'TOOL_CALL_ARGS') {
+      if (!edited && event.type === 'TEXT_MESSAGE_CONTENT') {
         edited = true
         s.store.setState((state) => ({ ...state, title: 'My title' }))
       }
     })
-    await draft(s)
+    await script(base, s.threadId, [{ text: 'A reply long enough to be streamed in several chunks, word by word.' }])
+    await s.store.run({ message: 'Say something' })
     expect(edited).toBe(true)
-    expect(s.store.getState().state.title).toBe('My title')
-    expect(s.store.getState().committed.title).toBe('My title')
-    await s.store.approve()
-    const [, approved] = await bodies(base, s.threadId)
-    expect(approved!.state).toMatchObject({ title: 'My title', document: NEW })
-    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
-    // LangGraph ignores RunAgentInput.state on a resumed run; the next fresh run merges it.
+    // The run's later snapshots still hold title '' (the server never saw the edit): the edit wins.
+    const log1 = await serverLog(base, s.threadId)
+    expect(serverState(protocolEvents(log1[0]!))).toMatchObject({ title: '' })
+    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: OLD })
+    expect(s.store.getState().committed).toMatchObject({ title: 'My title', document: OLD })
     await script(base, s.threadId, [{ text: 'Noted.' }])
     await s.store.run({ message: 'Keep my title' })
     const log = await serverLog(base, s.threadId)
-    expect((log[2]!.body as { state: WriterState }).state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
-    expect(serverState(protocolEvents(log[2]!))).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
-    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: NEW, revision: 1 })
+    expect((log[1]!.body as { state: WriterState }).state).toMatchObject({ title: 'My title', document: OLD })
+    expect(serverState(protocolEvents(log[1]!))).toMatchObject({ title: 'My title', document: OLD })
+    expect(s.store.getState().state).toMatchObject({ title: 'My title', document: OLD })
   })
 
   it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {

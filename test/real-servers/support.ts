@@ -50,7 +50,8 @@ export function orphanToolMessages(messages: readonly Message[]): Message[] {
 }
 
 /** Events of one logged run, without LangGraph's RAW copies of every LangChain event. */
-export const protocolEvents = (run: LoggedRun) => run.events.filter((event) => (event as { type?: string }).type !== 'RAW') as { type: string; [key: string]: unknown }[]
+export const protocolEvents = (run: LoggedRun) =>
+  run.events.filter((event) => (event as { type?: string }).type !== 'RAW') as { type: string; [key: string]: unknown }[]
 
 /**
  * With RECORD=1, saves what the server received and sent in this scenario under recordings/, for

@@ -3,10 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 
 /** One scripted model turn: text, one tool call whose arguments stream in chunks, or a thrown error. */
-export type Turn =
-  | { text: string }
-  | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string }
-  | { error: string }
+export type Turn = { text: string } | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string } | { error: string }
 
 export interface LoggedRun {
   path: string
@@ -123,7 +120,8 @@ export function recordingProxy(target: string) {
     }
     const run = logRun(request.url ?? '/', parsed)
     const headers = new Headers()
-    for (const [key, value] of Object.entries(request.headers)) if (key !== 'host' && key !== 'content-length' && typeof value === 'string') headers.set(key, value)
+    for (const [key, value] of Object.entries(request.headers))
+      if (key !== 'host' && key !== 'content-length' && typeof value === 'string') headers.set(key, value)
     const controller = new AbortController()
     response.on('close', () => controller.abort())
     const upstream = await fetch(new URL(request.url ?? '/', target), { method: request.method, headers, body, signal: controller.signal })

@@ -57,7 +57,8 @@ class ScriptedChatModel extends BaseChatModel {
     // The first tool chunk carries id and name with empty arguments, then the arguments stream.
     const toolCallId = turn.id ?? `call_${randomUUID().slice(0, 8)}`
     yield await emit({ content: '', tool_call_chunks: [{ id: toolCallId, name: turn.tool, args: '', index: 0, type: 'tool_call_chunk' }] })
-    for (const args of argumentChunks(turn.args, turn.chunkSize)) yield await emit({ content: '', tool_call_chunks: [{ args, index: 0, type: 'tool_call_chunk' }] })
+    for (const args of argumentChunks(turn.args, turn.chunkSize))
+      yield await emit({ content: '', tool_call_chunks: [{ args, index: 0, type: 'tool_call_chunk' }] })
   }
 }
 
@@ -94,7 +95,9 @@ async function chat(state: WriterStateType, config: LangGraphRunnableConfig) {
 }
 
 function pendingCall(state: WriterStateType) {
-  const last = state.messages[state.messages.length - 1] as (BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }) | undefined
+  const last = state.messages[state.messages.length - 1] as
+    | (BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] })
+    | undefined
   return last?.getType() === 'ai' ? last.tool_calls?.find((call) => call.name === 'write_document') : undefined
 }
 

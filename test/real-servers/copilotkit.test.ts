@@ -1,0 +1,168 @@
+// The store against the CopilotKit runtime 1.75 (v2 endpoint, BuiltInAgent on a scripted AI SDK
+// model): drafts from the store's predict option, an interrupt tool, AGUISendState* tools.
+import type { Message } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, valuesOver } from './support'
+
+const base = servers.copilotkit
+const url = `${base}/api/agent/writer/run`
+const version = '@copilotkit/runtime 1.75.0 (v2), ai 6.0.325'
+const OLD = 'The old document.'
+const NEW = 'A brand new document about the sea, written line by line.'
+
+interface WriterState {
+  document: string
+  title: string
+}
+const initialState: WriterState = { document: OLD, title: '' }
+const predict = [{ stateKey: 'document', tool: 'write_document', toolArgument: 'document' }]
+
+function open(name: string): Session<WriterState> {
+  const s = session<WriterState>(url, { initialState, predict })
+  recordAs(`copilotkit-${name}`, 'copilotkit', version, base, () => s.threadId)
+  return s
+}
+
+async function draft(s: Session<WriterState>, after: { text: string }[]): Promise<string> {
+  // The model's turns are a server-wide queue: this file's tests run one at a time.
+  await script(base, '*', [{ tool: 'write_document', args: { document: NEW }, chunkSize: 7 }, ...after])
+  await s.store.run({ message: 'Write about the sea' })
+  const [run] = await serverLog(base, s.threadId)
+  return protocolEvents(run!).find((event) => event.type === 'TOOL_CALL_START')!.toolCallId as string
+}
+
+const lastText = (messages: readonly Message[]) => {
+  const last = messages[messages.length - 1]
+  return last?.role === 'assistant' ? last.content : undefined
+}
+
+describe('CopilotKit: draft, interrupt tool, approve', () => {
+  it('shows the draft, answers with resume[] and the tool result, and the next turn works', async () => {
+    const s = open('draft-approve')
+    const callId = await draft(s, [{ text: 'Saved.' }])
+    const waiting = s.store.getState()
+    expect(waiting.error).toBeUndefined()
+    expect(waiting.status).toBe('interrupted')
+    expect(waiting.state.document).toBe(NEW)
+    expect(waiting.committed.document).toBe(OLD)
+    expect(waiting.confirmations).toHaveLength(1)
+    expect(waiting.confirmations[0]).toMatchObject({ id: callId, source: 'interrupt', reason: 'tool_call', toolCallId: callId, stateKeys: ['document'] })
+    const shown = valuesOver(s.snapshots, (snapshot) => snapshot.state.document)
+    const firstDraft = shown.findIndex((value) => value !== OLD)
+    for (const value of shown.slice(firstDraft)) expect(NEW.startsWith(value)).toBe(true)
+
+    const before = waiting.messages
+    await s.store.approve()
+    const [, approved] = await bodies(base, s.threadId)
+    expect(approved!.resume).toEqual([{ interruptId: callId, status: 'resolved', payload: { accepted: true } }])
+    expect(approved!.state).toEqual({ document: NEW, title: '' })
+    // A tool_call interrupt naming a call without a result: the answer goes as that call's result too.
+    expect(approved!.messages.slice(0, before.length)).toEqual(before)
+    expect(approved!.messages.slice(before.length)).toEqual([{ id: expect.any(String), role: 'tool', toolCallId: callId, content: '{"accepted":true}' }])
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [] })
+    expect(done.committed).toEqual({ document: NEW, title: '' })
+    expect(lastText(done.messages)).toBe('Saved.')
+
+    await script(base, '*', [{ text: 'Anything else?' }])
+    await s.store.run({ message: 'Thanks' })
+    const next = s.store.getState()
+    expect(next.error).toBeUndefined()
+    expect(next.status).toBe('idle')
+    expect(lastText(next.messages)).toBe('Anything else?')
+    expect(orphanToolMessages(next.messages)).toEqual([])
+  })
+
+  it('reject restores the document, answers accepted: false, and the next turn works', async () => {
+    const s = open('draft-reject')
+    const callId = await draft(s, [{ text: 'Understood.' }])
+    await s.store.reject()
+    const [, rejected] = await bodies(base, s.threadId)
+    expect(rejected!.resume).toEqual([{ interruptId: callId, status: 'resolved', payload: { accepted: false } }])
+    expect(rejected!.state).toEqual(initialState)
+    expect(rejected!.messages.filter((message) => message.role === 'tool')).toEqual([
+      { id: expect.any(String), role: 'tool', toolCallId: callId, content: '{"accepted":false}' },
+    ])
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined, state: initialState, committed: initialState })
+
+    await script(base, '*', [{ text: 'Next.' }])
+    await s.store.run({ message: 'Fine' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState })
+  })
+})
+
+describe('CopilotKit: server state tools, edits, turns, errors', () => {
+  it('applies AGUISendStateDelta and AGUISendStateSnapshot and sends the result back', async () => {
+    const s = open('state-tools')
+    await script(base, '*', [
+      { tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Sea' }] } },
+      { tool: 'AGUISendStateSnapshot', args: { snapshot: { document: 'From the server.', title: 'Sea' } } },
+      { text: 'Updated.' },
+    ])
+    await s.store.run({ message: 'Set a title' })
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined })
+    expect(done.state).toEqual({ document: 'From the server.', title: 'Sea' })
+    expect(done.committed).toEqual({ document: 'From the server.', title: 'Sea' })
+    const [run] = await serverLog(base, s.threadId)
+    const types = protocolEvents(run!).map((event) => event.type)
+    expect(types).toContain('STATE_DELTA')
+    expect(types.filter((type) => type === 'STATE_SNAPSHOT').length).toBeGreaterThanOrEqual(2)
+
+    await script(base, '*', [{ text: 'OK.' }])
+    await s.store.run({ message: 'Thanks' })
+    const [, next] = await bodies(base, s.threadId)
+    expect(next!.state).toEqual({ document: 'From the server.', title: 'Sea' })
+  })
+
+  it('a user edit made while the agent streams survives the server snapshot and reaches the server on the next run', async () => {
+    const s = open('edit-while-streaming')
+    let edited = false
+    s.store.onEvent((event) => {
+      if (!edited && event.type === 'TOOL_CALL_START') {
+        edited = true
+        s.store.setState((state) => ({ ...state, document: 'Edited by the user.' }))
+      }
+    })
+    await script(base, '*', [{ tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Sea' }] } }, { text: 'Done.' }])
+    await s.store.run({ message: 'Set a title' })
+    expect(edited).toBe(true)
+    expect(s.store.getState().state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
+    expect(s.store.getState().committed).toEqual({ document: 'Edited by the user.', title: 'Sea' })
+    await script(base, '*', [{ text: 'OK.' }])
+    await s.store.run({ message: 'Next' })
+    const [, next] = await bodies(base, s.threadId)
+    expect(next!.state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
+  })
+
+  it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {
+    const s = open('three-turns')
+    for (let turn = 1; turn <= 3; turn++) {
+      await script(base, '*', [{ text: `Reply ${turn}.` }])
+      await s.store.run({ message: `Message ${turn}` })
+      const snapshot = s.store.getState()
+      expect(snapshot).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [], steps: [], state: initialState })
+      expect(snapshot.messages.map((message) => message.role)).toEqual(Array.from({ length: turn }, () => ['user', 'assistant']).flat())
+      expect(lastText(snapshot.messages)).toBe(`Reply ${turn}.`)
+    }
+    expect((await bodies(base, s.threadId)).map((body) => body.messages.length)).toEqual([1, 3, 5])
+  })
+
+  it('a model error mid-run ends as error with the state from before the run, and the next turn works', async () => {
+    const s = open('model-error')
+    await script(base, '*', [{ tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Half' }] } }, { error: 'model exploded' }])
+    await s.store.run({ message: 'Write something' })
+    const failed = s.store.getState()
+    expect(failed.status).toBe('error')
+    expect(failed.error?.code).toBe('RUN_ERROR')
+    // A failed run rolls back every state change it made, the server's included.
+    expect(failed.state).toEqual(initialState)
+    expect(failed.committed).toEqual(initialState)
+    await script(base, '*', [{ text: 'Back again.' }])
+    await s.store.run({ message: 'Try again' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    const [, retry] = await bodies(base, s.threadId)
+    expect(retry!.state).toEqual(initialState)
+  })
+})
