@@ -440,3 +440,155 @@ describe('prototype keys everywhere', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
   })
 })
+
+describe('reasoning, activities and subagents: malformed and out of order', () => {
+  // RUN_STARTED and a committed change, nothing left open.
+  const base = (input: RunAgentInput): Frame[] => [ev.started(input), ev.delta({ op: 'replace', path: '/count', value: 1 })]
+  const activity = { type: 'ACTIVITY_SNAPSHOT', messageId: 'act', activityType: 'progress', content: { done: 0 } }
+
+  // The verifier upstream saw this START open r1 (it does not check roles): its END keeps the run valid.
+  const closeR1 = { type: 'REASONING_MESSAGE_END', messageId: 'r1' }
+  it.each<[string, Record<string, unknown>, ...Frame[]]>([
+    ['REASONING_MESSAGE_START with the role "assistant"', { type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'assistant' }, closeR1],
+    ['REASONING_MESSAGE_CONTENT whose delta is a number', { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r0', delta: 5 }],
+    ['REASONING_ENCRYPTED_VALUE of an unknown subtype', { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'thought', entityId: 'r0', encryptedValue: 'x' }],
+    ['ACTIVITY_SNAPSHOT whose content is an array', { type: 'ACTIVITY_SNAPSHOT', messageId: 'a2', activityType: 'progress', content: [1] }],
+    ['ACTIVITY_DELTA whose patch is an object', { type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch: { op: 'remove', path: '/done' } }],
+    [
+      'ACTIVITY_DELTA with an unknown op',
+      { type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch: [{ op: 'merge', path: '/done', value: 1 }] },
+    ],
+  ])('rejects a malformed %s whole (INVALID_EVENT), and the run goes on', async (_name, bad, ...after) => {
+    const { store, errors } = await runOnce((input) => [
+      ...base(input),
+      activity,
+      { type: 'REASONING_MESSAGE_START', messageId: 'r0', role: 'reasoning' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r0', delta: 'hm' },
+      bad,
+      ...after,
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r0', delta: 'm' },
+      { type: 'REASONING_MESSAGE_END', messageId: 'r0' },
+      ev.finished(input),
+    ])
+    expect(errors.map((e) => e.code)).toEqual(['INVALID_EVENT'])
+    const messages = store.getState().messages.filter((m) => m.role !== 'user')
+    expect(messages).toStrictEqual([
+      { id: 'act', role: 'activity', activityType: 'progress', content: { done: 0 } },
+      { id: 'r0', role: 'reasoning', content: 'hmm' },
+    ])
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { count: 1 }, error: { code: 'INVALID_EVENT' } })
+  })
+
+  it.each<[string, (input: RunAgentInput) => Frame[]]>([
+    [
+      'reasoning content before its message starts',
+      (input) => [...base(input), { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r9', delta: 'x' }, ev.finished(input)],
+    ],
+    ['a reasoning span ended that never started', (input) => [...base(input), { type: 'REASONING_END', messageId: 's9' }, ev.finished(input)]],
+    [
+      'RUN_FINISHED while a reasoning message is open',
+      (input) => [...base(input), { type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning' }, ev.finished(input)],
+    ],
+    ['a subagent finished that never started', (input) => [...base(input), { type: 'SUBAGENT_FINISHED', subagentRunId: 'sub9' }, ev.finished(input)]],
+    [
+      'a subagent started twice',
+      (input) => [...base(input), { type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'a' }, { type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'a' }],
+    ],
+    ['a subagent without a name', (input) => [...base(input), { type: 'SUBAGENT_STARTED', subagentRunId: 's1' }, ev.finished(input)]],
+    ['RUN_FINISHED while a subagent runs', (input) => [...base(input), { type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'a' }, ev.finished(input)]],
+    [
+      'a step finished by another owner than the one that started it',
+      (input) => [
+        ...base(input),
+        { type: 'STEP_STARTED', stepName: 'tools' },
+        { type: 'STEP_FINISHED', stepName: 'tools', subagentRunId: 's1' },
+        ev.finished(input),
+      ],
+    ],
+    [
+      'an activity patched under another subagent than its own',
+      (input) => [
+        ...base(input),
+        activity,
+        { type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch: [], subagentRunId: 's2' },
+        ev.finished(input),
+      ],
+    ],
+    [
+      'a null subagentRunId',
+      (input) => [...base(input), { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant', subagentRunId: null }, ev.finished(input)],
+    ],
+  ])('%s fails the run with INVALID_EVENT', async (_name, build) => {
+    const { store } = await runOnce(build)
+    expect(store.getState()).toMatchObject({ status: 'error', error: { code: 'INVALID_EVENT' }, steps: [], subagentSteps: [] })
+    expect(store.getState().subagents.every((s) => s.status !== 'running')).toBe(true)
+    // What a failed run keeps of its state is the run-end's business, not this test's.
+    await expectReady(store, server, store.getState().committed)
+  })
+
+  it.each<[string, Record<string, unknown>, string, ...Frame[]]>([
+    ['an activity patched that was never created', { type: 'ACTIVITY_DELTA', messageId: 'ghost', activityType: 'progress', patch: [] }, 'INVALID_EVENT'],
+    [
+      'an encrypted value for a message that does not exist',
+      { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'ghost', encryptedValue: 'x' },
+      'INVALID_EVENT',
+    ],
+    [
+      'an encrypted value for a tool call that does not exist',
+      { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'tool-call', entityId: 'ghost', encryptedValue: 'x' },
+      'INVALID_EVENT',
+    ],
+    [
+      'a text message started under an activity id',
+      { type: 'TEXT_MESSAGE_START', messageId: 'act', role: 'assistant' },
+      'INVALID_EVENT',
+      { type: 'TEXT_MESSAGE_END', messageId: 'act' },
+    ],
+    [
+      'an activity patch whose test fails',
+      {
+        type: 'ACTIVITY_DELTA',
+        messageId: 'act',
+        activityType: 'progress',
+        patch: [
+          { op: 'replace', path: '/done', value: 1 },
+          { op: 'test', path: '/done', value: 2 },
+        ],
+      },
+      'PATCH_FAILED',
+    ],
+    [
+      'an activity patch through __proto__',
+      { type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch: [{ op: 'add', path: '/__proto__/polluted', value: true }] },
+      'PATCH_FAILED',
+    ],
+    [
+      'an activity patch through constructor.prototype',
+      { type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch: [{ op: 'add', path: '/constructor/prototype/polluted', value: true }] },
+      'PATCH_FAILED',
+    ],
+  ])('%s is refused (%s) without changing anything, and the run goes on', async (_name, bad, code, ...after) => {
+    const { store, errors, published } = await runOnce((input) => [...base(input), activity, bad, ...after, ev.finished(input)])
+    expect(errors.map((e) => e.code)).toEqual([code])
+    const rejected = published.findIndex((s) => s.error !== undefined)
+    expect(published[rejected]!.messages).toBe(published[rejected - 1]!.messages)
+    expect(store.getState().messages.filter((m) => m.role !== 'user')).toStrictEqual([
+      { id: 'act', role: 'activity', activityType: 'progress', content: { done: 0 } },
+    ])
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { count: 1 } })
+  })
+
+  it('activity content and subagent results with prototype keys stay plain data', async () => {
+    const { store } = await runOnce((input) => [
+      ...base(input),
+      '{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"card","content":{"constructor":{"prototype":{"polluted":true}},"prototype":1}}',
+      { type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'x' },
+      '{"type":"SUBAGENT_FINISHED","subagentRunId":"s1","result":{"constructor":{"prototype":{"polluted":true}}}}',
+      ev.finished(input),
+    ])
+    const { messages, subagents } = store.getState()
+    expectPlainJson(messages.find((m) => m.id === 'a'))
+    expectPlainJson(subagents)
+    expect(subagents[0]).toMatchObject({ status: 'finished', result: { constructor: { prototype: { polluted: true } } } })
+  })
+})
