@@ -34,7 +34,7 @@ const ABSENT = Symbol('absent')
 /** `theirs` with the changes that turned `base` into `mine`. */
 export function mergeEdit(base: unknown, mine: unknown, theirs: unknown, options: MergeOptions, whole: readonly string[] = []): Merged {
   const conflicts: AgentStoreError[] = []
-  const value = merge(base, mine, theirs, '', { options, conflicts, whole })
+  const value = merge(base, mine, theirs, '', { options, conflicts, whole }, false)
   return { value, conflicts }
 }
 
@@ -45,33 +45,73 @@ interface Context {
   whole: readonly string[]
 }
 
-function merge(base: unknown, mine: unknown, theirs: unknown, path: string, context: Context): unknown {
+function merge(base: unknown, mine: unknown, theirs: unknown, path: string, context: Context, inElement: boolean): unknown {
   if (mine === base) return theirs
   if (theirs === base || theirs === mine) return mine
-  if (isPlainObject(base) && isPlainObject(mine) && isPlainObject(theirs)) return mergeObjects(base, mine, theirs, path, context)
+  if (isPlainObject(base) && isPlainObject(mine) && isPlainObject(theirs)) return mergeObjects(base, mine, theirs, path, context, inElement)
   if (Array.isArray(base) && Array.isArray(mine) && Array.isArray(theirs)) return mergeArrays(base, mine, theirs, path, context)
-  // A value the user replaced: the user wins.
-  return mine
+  if (!inElement) return mine
+  // Inside an array element both sides changed: the agent's value stays, the user's is handed back.
+  conflict(context, path, mine, 'the agent changed the same value')
+  return theirs
 }
 
-function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, path: string, context: Context): JsonObject {
+function conflict(context: Context, path: string, value: unknown, why: string) {
+  context.conflicts.push(
+    new AgentStoreError('EDIT_CONFLICT', `Your edit at ${path || '/'} was not applied: ${why}`, {
+      path,
+      ...(value === ABSENT ? {} : { value }),
+      reason: why,
+    }),
+  )
+}
+
+const own = (object: JsonObject, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : ABSENT)
+
+/**
+ * Keys the user changed win over the agent's changes to them, except where the agent removed the
+ * key (the edit has nowhere to go) and inside array elements (an element both changed is a conflict).
+ */
+function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, path: string, context: Context, inElement: boolean): JsonObject {
   let out: JsonObject | undefined
   const write = (key: string, value: unknown) => {
-    if (value === ABSENT ? !Object.hasOwn(out ?? theirs, key) : Object.hasOwn(out ?? theirs, key) && (out ?? theirs)[key] === value) return
+    if (own(out ?? theirs, key) === value) return
     out ??= { ...theirs }
     if (value === ABSENT) delete out[key]
     else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
   }
+  // A key the user took over from a draft is the user's, whole.
   const whole = path === '' ? context.whole : []
-  for (const key of Object.keys(mine)) {
-    const before = Object.hasOwn(base, key) ? base[key] : ABSENT
-    const after = mine[key]
+  for (const key of new Set([...Object.keys(mine), ...Object.keys(base)])) {
+    const before = own(base, key)
+    const after = own(mine, key)
     if (before === after) continue
-    if (before === ABSENT || whole.includes(key) || !Object.hasOwn(theirs, key)) write(key, after)
-    else write(key, merge(before, after, theirs[key], `${path}/${escapeToken(key)}`, context))
+    const server = own(theirs, key)
+    const at = `${path}/${escapeToken(key)}`
+    if (whole.includes(key) || server === before) write(key, after)
+    else if (server === after) continue
+    else if (server === ABSENT) conflict(context, at, after, 'the agent removed it')
+    else if (after !== ABSENT && before !== ABSENT) write(key, merge(before, after, server, at, context, inElement))
+    else if (inElement) conflict(context, at, after, 'the agent changed it')
+    else write(key, after)
   }
-  for (const key of Object.keys(base)) if (!Object.hasOwn(mine, key)) write(key, ABSENT)
   return out ?? theirs
+}
+
+/** Where a changed element differs, when it is one value deep inside it: that path and value name a conflict best. */
+function changedLeaf(before: unknown, after: unknown, path: string): { path: string; value: unknown } {
+  for (;;) {
+    const from = before
+    const to = after
+    if (!isPlainObject(from) || !isPlainObject(to)) return { path, value: to }
+    const changed = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((key) => own(from, key) !== own(to, key))
+    if (changed.length !== 1) return { path, value: to }
+    const key = changed[0]!
+    path = `${path}/${escapeToken(key)}`
+    before = own(from, key)
+    after = own(to, key)
+    if (after === ABSENT) return { path, value: ABSENT }
+  }
 }
 
 // Where each element of `from` is in `to`, or -1.
@@ -82,19 +122,17 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   const toMine = idField ? matchById(base, mine, idField) : matchBySequence(base, mine)
   const toTheirs = idField ? matchById(base, theirs, idField) : matchBySequence(base, theirs)
   const fromMine = invert(toMine, mine.length)
+  // Without ids, a changed element shows as unmatched on both sides: paired, it is a modification.
   const modifies = idField ? new Int32Array(mine.length).fill(-1) : pairModifications(toMine, fromMine)
   const modifiedBy = invert(modifies, base.length)
+  const changedByAgent = idField ? new Int32Array(base.length).fill(-1) : invert(pairModifications(toTheirs, invert(toTheirs, theirs.length)), base.length)
 
   const result: unknown[] = theirs.slice()
   const removed = new Uint8Array(theirs.length)
-  const conflict = (index: number, value: unknown, why: string) =>
-    context.conflicts.push(
-      new AgentStoreError('EDIT_CONFLICT', `Your edit at ${path}/${index} no longer applies: ${why}; it was not applied`, {
-        path: `${path}/${index}`,
-        value,
-        reason: why,
-      }),
-    )
+  const gone = (b: number, m: number, why: string) => {
+    const leaf = changedLeaf(base[b], mine[m], `${path}/${m}`)
+    conflict(context, leaf.path, leaf.value, why)
+  }
 
   // Changes to elements that were there: modifications and deletions.
   for (let b = 0; b < base.length; b++) {
@@ -102,18 +140,17 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
     const inTheirs = toTheirs[b]!
     if (inMine !== -1) {
       if (mine[inMine] === base[b]) continue
-      if (inTheirs === -1) conflict(inMine, mine[inMine], 'the element it changed is gone')
-      else result[inTheirs] = merge(base[b], mine[inMine], theirs[inTheirs], `${path}/${inTheirs}`, context)
+      if (inTheirs === -1) gone(b, inMine, 'the element it changed is gone')
+      else result[inTheirs] = merge(base[b], mine[inMine], theirs[inTheirs], `${path}/${inMine}`, context, true)
     } else if (modifiedBy[b] !== -1) {
-      // Matched by value only: an element the agent changed no longer matches, and is not guessed at.
       const m = modifiedBy[b]!
-      if (inTheirs === -1) conflict(m, mine[m], 'the element it changed is gone or was changed by the agent')
-      else result[inTheirs] = mine[m]
+      if (inTheirs !== -1) result[inTheirs] = mine[m]
+      else gone(b, m, changedByAgent[b] !== -1 ? 'the agent changed the same element' : 'the element it changed is gone')
     } else if (inTheirs !== -1) {
       // Deleted by the user: gone too, unless the agent changed it in the meantime.
-      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(b, undefined, 'the element you removed was changed by the agent')
+      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(context, `${path}/${b}`, ABSENT, 'the agent changed the element you removed')
       else removed[inTheirs] = 1
-    }
+    } else if (changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'the agent changed the element you removed')
   }
 
   // Elements the user added go after the element they followed in the user's array; what the
@@ -154,7 +191,7 @@ function commonIdField(fields: readonly string[], ...arrays: unknown[][]): strin
 
 function matchById(from: unknown[], to: unknown[], field: string): Matching {
   const index = new Map<unknown, number>()
-  to.forEach((element, i) => index.set((element as JsonObject)[field], i))
+  for (let i = 0; i < to.length; i++) index.set((to[i] as JsonObject)[field], i)
   return Int32Array.from(from, (element) => index.get((element as JsonObject)[field]) ?? -1)
 }
 
@@ -200,9 +237,7 @@ export function matchBySequence(from: unknown[], to: unknown[]): Matching {
 
 function invert(match: Matching, size: number): Matching {
   const inverse = new Int32Array(size).fill(-1)
-  match.forEach((to, from) => {
-    if (to !== -1) inverse[to] = from
-  })
+  for (let from = 0; from < match.length; from++) if (match[from]! !== -1) inverse[match[from]!] = from
   return inverse
 }
 
@@ -229,10 +264,22 @@ function pairModifications(toNew: Matching, fromNew: Matching): Matching {
   return modifies
 }
 
-/** The user's edit as a value relative to `server`, from the view they saw and the state they set. */
-export function recordEdit(previous: Edit | undefined, server: unknown, view: unknown, next: unknown, options: MergeOptions, whole: readonly string[]): Edit {
-  const mine = mergeEdit(view, next, previous ? previous.mine : server, options, whole).value
-  return { base: previous ? previous.base : server, mine, whole: previous ? [...new Set([...previous.whole, ...whole])] : whole }
+/**
+ * The user's edit as a value relative to `server`: the top-level keys they just changed take the
+ * value they set (it is what they saw and meant); later server changes are merged into it.
+ */
+export function recordEdit(previous: Edit | undefined, server: unknown, next: unknown, touched: readonly string[] | '*', whole: readonly string[]): Edit {
+  let mine = previous ? previous.mine : server
+  if (touched === '*' || !isPlainObject(mine) || !isPlainObject(next)) mine = next
+  else {
+    const copy: JsonObject = { ...mine }
+    for (const key of touched) {
+      if (Object.hasOwn(next, key)) Object.defineProperty(copy, key, { value: next[key], enumerable: true, writable: true, configurable: true })
+      else delete copy[key]
+    }
+    mine = copy
+  }
+  return { base: server, mine, whole: previous ? [...new Set([...previous.whole, ...whole])] : whole }
 }
 
 /** The edit carried over to the server's new state; conflicting parts are left out (and reported once). */

@@ -4,12 +4,12 @@ import type { Model, RunContext, RunSettings } from './model'
 import { checkEvent, reduceEvent } from './reduce'
 import { expandChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
+import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
 import { acceptServerState, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
+import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
-import { applyDelta, acceptState } from './reduce/state'
 import type { AgentSnapshot, RunOptions } from './types'
-import { parsePredictState } from './reduce/drafts'
 
 export type { MachineConfig } from './reduce/server-state'
 
@@ -161,7 +161,11 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, runId: strin
   if (run && (run.runId === undefined || run.runId === runId)) return { ...model, snapshot, run: { ...run, runId } }
   // A new run through apply() while an earlier one never ended: that one is settled as truncated.
   const settled = run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
-  return { ...settled, snapshot: { ...snapshot, committed: settled.snapshot.committed, state: settled.snapshot.state, predictions: settled.snapshot.predictions }, run: newRun(settled, runId, undefined, config) }
+  return {
+    ...settled,
+    snapshot: { ...snapshot, committed: settled.snapshot.committed, state: settled.snapshot.state, predictions: settled.snapshot.predictions },
+    run: newRun(settled, runId, undefined, config),
+  }
 }
 
 function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, value: unknown, effects: Effect[], config: MachineConfig<S>): Model<S> {
@@ -177,7 +181,10 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, va
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
 function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, config: MachineConfig<S>): Step<S> {
   if (model.request?.id !== requestId) return { model, effects: none }
-  const effects: Effect[] = [{ type: 'report', error }, { type: 'release', requestId, how: 'none' }]
+  const effects: Effect[] = [
+    { type: 'report', error },
+    { type: 'release', requestId, how: 'none' },
+  ]
   if (!model.request.delivered && model.outbox) return { model: giveBack(model, error), effects }
   const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }

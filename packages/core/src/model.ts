@@ -42,6 +42,8 @@ export interface RunContext {
   readonly stopped: readonly string[]
   /** Whether a state event of this run has arrived yet. */
   readonly sawState: boolean
+  /** The view still shows the state from before the run's opening empty snapshot. */
+  readonly holding: boolean
 }
 
 /** The options a run was started with; the run an answer starts sends them again. */

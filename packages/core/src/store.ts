@@ -20,14 +20,25 @@ interface Queued<S> {
   command?: { resolve(): void; reject(error: unknown): void }
 }
 
-export function createAgentStore<TState>(options: AgentStoreOptions<TState>): AgentStore<TState> {
+const models = new WeakMap<object, () => Model<unknown>>()
+
+/** The model a store holds right now (for serialization; not part of the public API). */
+export function storeModel(store: object): Model<unknown> {
+  const read = models.get(store)
+  if (!read) throw new TypeError('Not an agent store')
+  return read()
+}
+
+export function createAgentStore<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
   const config = machineConfig(options)
   let threadId = options.threadId ?? options.agent?.threadId ?? createId()
   // A bad initialState is a programming error: it throws here rather than becoming a store error.
-  const initialState = ownCopy(acceptState(undefined as TState, options.initialState, config.rules, 'initialState'), undefined)
+  // Not copied: the app's own constant, which `getInitialState().state` is.
+  const initialState = acceptState(undefined as TState, options.initialState, config.rules, 'initialState')
   checkState(initialState, config.rules)
   const initial = blankSnapshot(threadId, initialState)
-  let model: Model<TState> = initialModel(initial)
+  // A restored model starts without a request: the one it had belongs to another store.
+  let model: Model<TState> = restored ? { ...restored, request: undefined } : initialModel(initial)
   // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
   let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
@@ -166,6 +177,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
       dispatch({ type: 'reset', state: next, threadId })
     },
   }
+  models.set(store, () => model as Model<unknown>)
   return store
 
   function machineConfig(from: AgentStoreOptions<TState>): MachineConfig<TState> {
@@ -216,7 +228,8 @@ function copyJson(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => copyJson(item, depth + 1))
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value
   const copy: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copyJson(item, depth + 1), enumerable: true, writable: true, configurable: true })
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(copy, key, { value: copyJson(item, depth + 1), enumerable: true, writable: true, configurable: true })
   return copy
 }
 

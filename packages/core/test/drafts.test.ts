@@ -179,14 +179,14 @@ describe('edits during a run', () => {
     expect(agent.inputs[1]!.state).toEqual({ title: 'mine', items: ['a', 'b'], n: 2 })
   })
 
-  it('drops only an edit op that no longer applies, with EDIT_CONFLICT naming its path', () => {
+  it('drops only an edit whose element is gone, with EDIT_CONFLICT naming its path and carrying the value', () => {
     const { store, errors } = recordedStore({ initialState: { rows: [{ note: '' }] as { note: string }[], title: 'T' } })
     store.apply(ev.runStarted())
     store.setState((s) => ({ ...s, title: 'mine', rows: [{ note: 'edited' }] }))
     store.apply(ev.delta({ op: 'remove', path: '/rows/0' }))
     const { state, error } = store.getState()
     expect(state).toEqual({ rows: [], title: 'mine' })
-    expect(error).toMatchObject({ code: 'EDIT_CONFLICT', path: '/rows/0/note' })
+    expect(error).toMatchObject({ code: 'EDIT_CONFLICT', path: '/rows/0/note', value: 'edited' })
     expect(errors).toContainEqual(error)
   })
 

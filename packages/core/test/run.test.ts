@@ -52,11 +52,11 @@ describe('run()', () => {
     await expect(store.run()).rejects.toMatchObject({ code: 'NO_AGENT' })
   })
 
-  it('treats a stream that ends without RUN_FINISHED as a transport error, keeping what arrived', async () => {
+  it('treats a stream that ends without RUN_FINISHED as a transport error, rolling back what it changed', async () => {
     const agent = new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), ev.snapshot({ n: 1 })]] })
     const store = createAgentStore({ agent, initialState: { n: 0 } })
     await store.run()
-    expect(store.getState()).toMatchObject({ status: 'error', error: { code: 'TRANSPORT' }, state: { n: 1 } })
+    expect(store.getState()).toMatchObject({ status: 'error', error: { code: 'TRANSPORT' }, state: { n: 0 }, committed: { n: 0 } })
   })
 
   it('reports a lifecycle violation as INVALID_EVENT', async () => {
@@ -82,7 +82,7 @@ describe('run()', () => {
     expect(store.getState().messages).toEqual([{ id: 'm', role: 'assistant', content: 'ab' }])
   })
 
-  it('abort() ends the run, keeps what arrived and ignores late events', async () => {
+  it('abort() ends the run, rolls back its state changes and ignores late events', async () => {
     let emit: ((event: BaseEvent) => void) | undefined
     let unsubscribed = 0
     class ManualAgent extends AbstractAgent {
@@ -101,7 +101,7 @@ describe('run()', () => {
     await done
     const late = emit!
     late(ev.snapshot({ n: 2 }))
-    expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 1 }, error: undefined })
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 0 }, error: undefined })
     expect(unsubscribed).toBe(1)
     // The store is ready for the next run.
     const next = store.run()

@@ -77,11 +77,27 @@ function findConfirmations(event: RunFinishedEvent, run: RunContext, messages: r
   }
   const found: Found[] = []
   for (const [id, call] of calls) {
-    found.push({ id, source: 'tool', runId, reason: 'tool_call', ...optional('toolCallId', call.confirms), value: call.args, names: call.confirms ? [call.confirms] : [] } as Found)
+    found.push({
+      id,
+      source: 'tool',
+      runId,
+      reason: 'tool_call',
+      ...optional('toolCallId', call.confirms),
+      value: call.args,
+      names: call.confirms ? [call.confirms] : [],
+    } as Found)
   }
   run.onInterrupts.forEach((value, i) => {
     const named = namedToolCall(value)
-    found.push({ id: ids[i]!, source: 'on_interrupt', runId, reason: 'langgraph:interrupt', ...optional('toolCallId', named), value, names: named ? [named] : [] } as Found)
+    found.push({
+      id: ids[i]!,
+      source: 'on_interrupt',
+      runId,
+      reason: 'langgraph:interrupt',
+      ...optional('toolCallId', named),
+      value,
+      names: named ? [named] : [],
+    } as Found)
   })
   return found
 }
@@ -107,7 +123,9 @@ export function collectConfirmations(
   return found.map(({ names, ...confirmation }) => ({
     ...confirmation,
     stateKeys: runDrafts
-      .filter((draft) => (names.length > 0 ? draft.toolCallId !== undefined && names.includes(draft.toolCallId) : !(draft.toolCallId && named.has(draft.toolCallId))))
+      .filter((draft) =>
+        names.length > 0 ? draft.toolCallId !== undefined && names.includes(draft.toolCallId) : !(draft.toolCallId && named.has(draft.toolCallId)),
+      )
       .map((draft) => draft.stateKey),
   }))
 }

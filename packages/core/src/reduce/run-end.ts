@@ -5,7 +5,6 @@ import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations } from './confirmations'
 import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
-import { checkState } from './state'
 
 export type RunEnding =
   | { kind: 'finished' }
@@ -32,7 +31,8 @@ export function endOfRun<S>(
   // A recording fed to apply() may end a run it never started: its interrupts still count.
   const run = model.run ?? (finished ? newRun(model, undefined, undefined, config) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
-  if (ending.kind !== 'finished') snapshot = { ...snapshot, status: ending.status, steps: [], error: ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error }
+  if (ending.kind !== 'finished')
+    snapshot = { ...snapshot, status: ending.status, steps: [], error: ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
   if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
     const rebased = model.edit ? rebaseEdit(model.edit, run.base, config.merge) : undefined
@@ -51,7 +51,13 @@ export function endOfRun<S>(
   const held = new Set(confirmations.flatMap((c) => c.stateKeys))
   const open = [...snapshot.confirmations, ...confirmations]
   snapshot = { ...snapshot, confirmations: open, status: open.length > 0 ? 'interrupted' : 'idle', steps: [] }
-  return commitRunDrafts(next, snapshot, runKeys.filter((key) => !held.has(key)), effects, config)
+  return commitRunDrafts(
+    next,
+    snapshot,
+    runKeys.filter((key) => !held.has(key)),
+    effects,
+    config,
+  )
 }
 
 /**
@@ -69,4 +75,3 @@ function commitRunDrafts<S>(model: Model<S>, snapshot: AgentSnapshot<S>, keys: s
     return { model: settle(discarded, { ...snapshot, error: refused }, effects, config), effects }
   }
 }
-

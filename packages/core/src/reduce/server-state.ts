@@ -43,6 +43,7 @@ export function newRun<S>(model: Model<S>, runId: string | undefined, requestId:
     streaming: {},
     stopped: [],
     sawState: false,
+    holding: false,
   }
 }
 
@@ -51,7 +52,13 @@ export function newRun<S>(model: Model<S>, runId: string | undefined, requestId:
  * user's edit rebased on it, and the drafts, whose values are read from `snapshot.state` (the
  * latest view). Throws, changing nothing, when the committed state fails the user's validator.
  */
-export function settle<S>(model: Model<S>, snapshot: AgentSnapshot<S>, reports: Reports, config: MachineConfig<S>, values?: ReadonlyMap<string, unknown>): Model<S> {
+export function settle<S>(
+  model: Model<S>,
+  snapshot: AgentSnapshot<S>,
+  reports: Reports,
+  config: MachineConfig<S>,
+  values?: ReadonlyMap<string, unknown>,
+): Model<S> {
   let view = model.server
   let edit = model.edit
   if (edit) {
@@ -84,13 +91,14 @@ export function acceptServerState<S>(
   whole: boolean,
 ): Model<S> {
   const run = model.run
-  if (run && !run.sawState && whole && isEmptyObject(server) && !isEmptyObject(run.base)) {
-    // LangGraph opens every run with STATE_SNAPSHOT({}) before it has read the thread's state:
-    // applying it would blank the UI for a moment, and it says nothing the next snapshot won't.
-    return { ...model, snapshot, run: { ...run, sawState: true } }
+  if (run && !run.sawState && whole && !model.edit && isEmptyObject(server) && !isEmptyObject(run.base)) {
+    // LangGraph opens every run with STATE_SNAPSHOT({}) before it has read the thread's state.
+    // It becomes the server's state, but what the user sees is held until the next state event
+    // (or the run's end): showing it would blank the UI for as long as the first node runs.
+    return { ...model, snapshot, server, run: { ...run, sawState: true, holding: true } }
   }
-  const seen = run && !run.sawState ? { ...run, sawState: true } : run
-  if (server === model.server) return { ...model, snapshot, run: seen }
+  const seen = run && (!run.sawState || run.holding) ? { ...run, sawState: true, holding: false } : run
+  if (server === model.server && !run?.holding) return { ...model, snapshot, run: seen }
   const { drafts, values } = draftsAfterServerChange(model, server, seen)
   return settle({ ...model, server, drafts, run: seen }, snapshot, reports, config, values)
 }
@@ -136,7 +144,16 @@ function makeDraft(
   toolArgument: string | undefined,
   complete: boolean,
 ): Draft {
-  return { stateKey, runId: run.runId, toolCallId, tool, toolArgument, complete, existed: baseline !== ABSENT, baseline: baseline === ABSENT ? undefined : baseline }
+  return {
+    stateKey,
+    runId: run.runId,
+    toolCallId,
+    tool,
+    toolArgument,
+    complete,
+    existed: baseline !== ABSENT,
+    baseline: baseline === ABSENT ? undefined : baseline,
+  }
 }
 
 function argumentsOf(messages: readonly Message[], toolCallId: string): string {

@@ -31,9 +31,10 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
     const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
     const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
     const run = model.run
-    if (model.request && run) {
+    // While a run streams (through run() or apply()), the edit follows the server's later changes.
+    if (run && model.snapshot.status === 'running') {
       const whole = keys.filter((key) => findDraft(model.drafts, key))
-      const edit = recordEdit(model.edit, model.server, view, state, config.merge, whole)
+      const edit = recordEdit(model.edit, model.server, state, touched, whole)
       const userKeys = [...new Set([...run.userKeys, ...keys])]
       const next = { ...model, edit, drafts, run: { ...run, userKeys } }
       return { model: settle(next, { ...model.snapshot, state }, effects, config), effects }
@@ -78,7 +79,8 @@ function copyUnshared(value: unknown, shared: Set<unknown>): unknown {
   if (typeof value !== 'object' || value === null || shared.has(value)) return value
   if (Array.isArray(value)) return value.map((item) => copyUnshared(item, shared))
   const copy: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: copyUnshared(item, shared), enumerable: true, writable: true, configurable: true })
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(copy, key, { value: copyUnshared(item, shared), enumerable: true, writable: true, configurable: true })
   return copy
 }
 
@@ -123,7 +125,15 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
   const settings: RunSettings = { ...model.settings, ...outbox.settings }
   const { messages, resume, command } = resumeParts(outbox.answers)
   const forwardedProps = command === ABSENT ? settings.forwardedProps : withResumeCommand(settings.forwardedProps, command)
-  return start({ ...answered, outbox }, input.runId, messages, { ...settings, forwardedProps }, resume.length > 0 ? { resume } : undefined, input.options?.timeoutMs ?? config.timeoutMs, config)
+  return start(
+    { ...answered, outbox },
+    input.runId,
+    messages,
+    { ...settings, forwardedProps },
+    resume.length > 0 ? { resume } : undefined,
+    input.options?.timeoutMs ?? config.timeoutMs,
+    config,
+  )
 }
 
 /** The user's payload and edits, copied: mutating them afterwards changes nothing the store holds or sends. */
@@ -156,7 +166,8 @@ function checkAnswer<S>(confirmation: Confirmation, answer: Answer, now: number,
   const { maxDepth, maxStateBytes } = config.rules.limits
   const measured = measureJson(given, maxDepth, maxStateBytes)
   if (!measured.ok) throw new AgentStoreError('INVALID_ANSWER', `The answer is not plain JSON within the limits: ${measured.reason}`, { path: measured.path })
-  if (answer.kind === 'approve' && !isPlainObject(given)) throw new AgentStoreError('INVALID_ANSWER', 'approve() edits must be an object keyed like the tool arguments')
+  if (answer.kind === 'approve' && !isPlainObject(given))
+    throw new AgentStoreError('INVALID_ANSWER', 'approve() edits must be an object keyed like the tool arguments')
 }
 
 /** The drafts the confirmation governs are committed (with edits) or discarded; it leaves the open list. */
