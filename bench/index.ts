@@ -18,6 +18,7 @@ if (process.env.NODE_ENV !== 'production' || process.env.VITEST_WORKER_ID !== un
 const benches: { scenario: string; name: string; run: () => Promise<Row[]> }[] = [
   { scenario: 'Core state', name: 'core-state', run: benchCoreState },
   { scenario: 'Drafts', name: 'drafts', run: benchDrafts },
+  { scenario: 'Reasoning', name: 'reasoning', run: async () => (await import('./reasoning')).benchReasoning() },
   { scenario: 'Binding renders', name: 'bindings-renders', run: benchBindingRenders },
   { scenario: 'Bundle size', name: 'bundle-size', run: benchBundleSize },
 ]
