@@ -32,6 +32,7 @@ export function wordCount(document: string): number {
 export function changes(approved: string, draft: string, streaming: boolean): Piece[] {
   const pieces = mergeShortRuns(
     diffWords(approved, draft).map((change): Piece => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text: change.value })),
+    streaming,
   )
   if (!streaming) return pieces
   // A word still being written ends the diff with [removed, added]: it belongs before what is still to come.
@@ -46,9 +47,10 @@ export function changes(approved: string, draft: string, streaming: boolean): Pi
 /**
  * A rewritten sentence shares a few short words ("the", "and") with the old one; a word diff then
  * alternates struck and highlighted fragments. Runs of at most two unchanged words between changes
- * are counted as changed, so each edit reads as one deletion followed by one insertion.
+ * are counted as changed, so each edit reads as one deletion followed by one insertion. While the
+ * draft streams, so is such a run at its very end: the word just written matched a later one by chance.
  */
-function mergeShortRuns(pieces: Piece[]): Piece[] {
+function mergeShortRuns(pieces: Piece[], streaming: boolean): Piece[] {
   const out: Piece[] = []
   let removed = ''
   let added = ''
@@ -58,7 +60,8 @@ function mergeShortRuns(pieces: Piece[]): Piece[] {
     removed = added = ''
   }
   pieces.forEach((piece, index) => {
-    const between = index > 0 && index < pieces.length - 1 && (removed || added) && pieces[index + 1]!.kind !== 'same'
+    const next = pieces[index + 1]
+    const between = (removed || added) && (next ? next.kind !== 'same' : streaming)
     if (piece.kind === 'removed') removed += piece.text
     else if (piece.kind === 'added') added += piece.text
     else if (between && !piece.text.includes('\n') && piece.text.trim().split(/\s+/).length <= 2) {

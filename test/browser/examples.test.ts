@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { continueStory, planFor, storyFor } from '../../examples/server/content'
+import { continueStory, planFor, rewriteEnding, storyFor } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
 import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
@@ -151,6 +151,137 @@ describe('vue-writer: edit before approve', () => {
       expect(answer!.state).toEqual({ document: edited })
       expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(edited.length))
       expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
+describe('vue-writer: a follow-up draft as changes to the approved document', () => {
+  const request = 'Write a short story about a lighthouse keeper'
+  const story = storyFor(request)
+  // Words as a reader counts them: the title's markdown "#" is not one.
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '#').length
+
+  async function approvedStory(page: Page) {
+    await send(page, request)
+    await page.getByRole('button', { name: 'Approve', exact: true }).click()
+    await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+    await waitForStatus(page, 'Idle')
+  }
+
+  it(
+    'shows insertions and deletions once the draft is complete, and never collapses the approved text while it streams',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await approvedStory(page)
+      expect(await page.getByTestId('words').textContent()).toBe(`${words(story)} words`)
+      const approvedText = (await page.getByTestId('document').textContent())!
+      await recordInPage(page, 'views', () => {
+        const article = document.querySelector('[data-testid=document]')!
+        return {
+          live: document.querySelector('[data-testid=status]')?.textContent?.trim() === 'LIVE',
+          writing: article.querySelector('.cursor') !== null,
+          length: article.textContent?.length ?? 0,
+          deleted: [...article.querySelectorAll('del')].map((element) => element.textContent).join(''),
+          added: [...article.querySelectorAll('mark.draft')].map((element) => element.textContent).join(''),
+          edit: (document.querySelector('.panel-head button') as HTMLButtonElement | null)?.disabled ?? 'absent',
+        }
+      })
+
+      await send(page, 'Give it a different ending')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const views = await recorded<{ live: boolean; writing: boolean; length: number; deleted: string; added: string; edit: boolean | 'absent' }>(page, 'views')
+      const streamed = views.filter((view) => view.writing && view.added !== '')
+      expect(streamed.length).toBeGreaterThanOrEqual(3)
+      // While the new version streams, the approved text stays on screen (nothing struck through yet).
+      for (const view of streamed) {
+        expect(view.length).toBeGreaterThanOrEqual(approvedText.length)
+        expect(view.deleted).toBe('')
+      }
+      expect(views.filter((view) => view.live).every((view) => view.edit === true)).toBe(true)
+      expect(Math.min(...views.map((view) => view.length))).toBeGreaterThanOrEqual(approvedText.length)
+      // Complete: the old last sentence struck through, the new one highlighted, the rest untouched.
+      const rewritten = rewriteEnding(story)
+      const last = views[views.length - 1]!
+      expect(last.deleted).toContain(
+        'When the fog lifted, the little boat was bobbing safely in the cove below, and three tired fishermen were waving up at her window',
+      )
+      expect(last.added).toContain('In the end nobody could say exactly what had changed, only that everyone slept a little easier that night')
+      expect(last.added).not.toContain('Mara')
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(rewritten.length))
+      expect(await page.getByTestId('words').textContent()).toBe(`${words(rewritten)} words`)
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await screenshot(page, 'vue-writer-changes')
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page
+        .getByText(/^Saved \(\d+ words\)/)
+        .nth(1)
+        .waitFor()
+      await waitForStatus(page, 'Idle')
+      expect(requestsTo('writer').at(-1)!.state).toEqual({ document: rewritten })
+      expect(await page.locator('[data-testid=document] del, [data-testid=document] mark').count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+
+  it(
+    'keeps Edit disabled in every render while the draft streams, then Edit first opens the whole draft',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await recordInPage(page, 'edits', () => ({
+        live: document.querySelector('[data-testid=status]')?.textContent?.trim() === 'LIVE',
+        length: Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')),
+        edit: (document.querySelector('.panel-head button') as HTMLButtonElement | null)?.disabled ?? 'absent',
+        editor: document.querySelector('textarea') !== null,
+      }))
+      await send(page, request)
+      await page.getByRole('button', { name: 'Edit first' }).waitFor()
+      const edits = await recorded<{ live: boolean; length: number; edit: boolean | 'absent'; editor: boolean }>(page, 'edits')
+      const streaming = edits.filter((entry) => entry.live && entry.length > 0 && entry.length < story.length)
+      expect(streaming.length).toBeGreaterThanOrEqual(3)
+      expect(streaming.every((entry) => entry.edit === true && !entry.editor)).toBe(true)
+      expect(edits.some((entry) => !entry.live && entry.edit === false)).toBe(true) // enabled before the run
+
+      await page.getByRole('button', { name: 'Edit first' }).click()
+      expect(await page.getByRole('textbox', { name: 'Edit the document' }).inputValue()).toBe(story)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+
+  it(
+    "restores the committed document, with the user's own edit, when a draft is rejected after Edit first",
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await approvedStory(page)
+      // A local edit of the approved document: it is what the next run sends, and what Reject comes back to.
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      const edited = story.replace('Mara had kept', 'Ada had kept')
+      await page.getByRole('textbox', { name: 'Edit the document' }).fill(edited)
+      await page.getByRole('button', { name: 'Save' }).click()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(edited.length))
+
+      await send(page, 'Add another paragraph')
+      await page.getByRole('button', { name: 'Edit first' }).click()
+      await page.getByRole('textbox', { name: 'Edit the document' }).fill('Something else entirely.')
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await page.getByText('Understood: I left the document as it was.').waitFor()
+      await waitForStatus(page, 'Idle')
+
+      const [asked, answer] = requestsTo('writer').slice(-2)
+      expect(asked!.state).toEqual({ document: edited })
+      expect(answer!.resume).toEqual([{ interruptId: expect.any(String), status: 'resolved', payload: { accepted: false } }])
+      expect(answer!.state).toEqual({ document: edited })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(edited.length))
+      expect(await page.getByTestId('document').textContent()).toContain('Ada had kept the lighthouse')
+      expect(await page.locator('[data-testid=document] del, [data-testid=document] mark').count()).toBe(0)
       expect(errors).toEqual([])
       await page.close()
     },
