@@ -1,10 +1,12 @@
-// Incremental partial JSON for tool arguments that stream as TOOL_CALL_ARGS deltas.
-// @streamparser/json tokenizes and validates; this file turns its tokens into immutable,
+// Incremental partial JSON for tool arguments that stream as TOOL_CALL_ARGS deltas: immutable,
 // structurally shared snapshots of "the value so far". Cost: linear in the input, plus a copy of
 // the open containers a chunk touches (its depth and their widths), never a re-parse.
-// Its Tokenizer and TokenParser are wired by hand rather than through JSONParser, whose onToken
-// hook runs before the token is validated: here a token reaches the value only once it is valid.
-import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json'
+//
+// The reader is our own rather than @streamparser/json (which stays the oracle of the property
+// tests): the library was a quarter of what the core added to an app (5.7 of 21.4 kB gzip), and it
+// needed working around: no partial string while a chunk ends inside an escape, U+FEFF dropped at
+// the start of every string, tokens reported before they are validated, about 0.6 µs per write
+// whatever its length, and quadratic partial strings unless `stringBufferSize` is set.
 import { deepEqual } from './json-value'
 import { appendText } from './strings'
 
@@ -18,7 +20,7 @@ export interface PartialJsonReader {
   end(): boolean
   /** The current best partial value of the whole document (undefined until something is known). */
   readonly value: unknown
-  /** `selectArgument(value, argument)`, without building the whole value when only a top-level string grew. */
+  /** `selectArgument(value, argument)`. */
   argument(argument: string | undefined): unknown
   /** True once the top-level value is complete. */
   readonly done: boolean
@@ -33,20 +35,31 @@ type Container = JsonObject | unknown[]
 
 // One open container, outermost first.
 interface Frame {
-  /** The container as built so far. Shared with the last published value until `owned`. */
+  /** The container as built so far. Shared with the last published value unless owned. */
   container: Container
-  /** Created or copied during the current push, so it may be mutated in place. */
-  owned: boolean
+  /** The push that created or copied it: during that push it may be mutated in place. */
+  ownedBy: number
   /** Where the container sits in its parent; undefined for the top-level value. */
   slot: string | number | undefined
   /** Objects only: the key just read, whose value comes next. */
-  key: string | undefined
+  key: string
 }
 
-// Above 4, the tokenizer gathers a string in a byte buffer and decodes it once per chunk. The
-// project found emitPartialTokens quadratic on long strings without it; 0.0.26 measures linear
-// either way, so this is a guard, at 4 KB per reader.
-const STRING_BUFFER_SIZE = 4096
+/** What may come next outside a string, number or literal. */
+type Expect =
+  | 'value'
+  | 'first-value' // after `[`: a value or `]`
+  | 'key'
+  | 'first-key' // after `{`: a key or `}`
+  | 'colon'
+  | 'comma' // after a member: `,` or the closing bracket
+  | 'end' // after the top-level value: only whitespace
+
+/** The token being read, which may continue in the next chunk. */
+type Token = 'none' | 'string' | 'key' | 'number' | 'literal'
+
+/** Where a number is in JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
+type NumberPhase = 'start' | 'minus' | 'zero' | 'integer' | 'point' | 'fraction' | 'exponent-mark' | 'exponent-sign' | 'exponent'
 
 /**
  * A reader of one streamed JSON document (pydantic's `allow_partial='trailing-strings'`):
@@ -54,7 +67,331 @@ const STRING_BUFFER_SIZE = 4096
  * a container shows as soon as it opens. Unchanged subtrees keep their identity from push to push.
  */
 export function createPartialJsonReader(): PartialJsonReader {
-  return new Reader()
+  const frames: Frame[] = []
+  /** The value being built; becomes `published` at the end of a push that changed it. */
+  let root: unknown
+  let published: unknown
+  let expect: Expect = 'value'
+  let token: Token = 'none'
+  /** Counts pushes, for `Frame.ownedBy`. */
+  let generation = 0
+  /** The input read so far (for error positions); `held` is not read yet. */
+  let position = 0
+  /** The end of the last chunk, inside a string, that waits for the next one (see readString). */
+  let held = ''
+  /** The decoded text of the string or key being read. */
+  let text = ''
+  /** Strings only: where the string goes in the innermost container, and how much of it shows. */
+  let slot: string | number | undefined
+  let shownLength = 0
+  /** Numbers: the text so far and its phase. Literals: the word and how much of it has been read. */
+  let numberText = ''
+  let phase: NumberPhase = 'start'
+  let word = ''
+  let matched = 0
+  let finished = false
+  let complete = false
+  let dirty = false
+  /** A repeated key overwrote a value this push, which may have restored an earlier value. */
+  let repeated = false
+  let ended = false
+  /** The open string grew since `published` was built (see push). */
+  let stale = false
+  let failure: Error | undefined
+  let deepest = 0
+
+  function push(chunk: string): boolean {
+    if (failure !== undefined || ended || chunk === '') return false
+    // Most chunks of a long draft only extend the open string: they are appended, and the value
+    // is rebuilt around the string when it is next read, not on every chunk.
+    if (token === 'string' && held === '' && isPlainStringText(chunk)) {
+      text = appendText(text, chunk)
+      position += chunk.length
+      stale = true
+      return true
+    }
+    catchUp()
+    let input = held + chunk
+    held = ''
+    // A byte order mark before the document is skipped, as a decoder would.
+    if (position === 0 && input.charCodeAt(0) === 0xfeff) {
+      input = input.slice(1)
+      position = 1
+    }
+    read(input)
+    position += input.length - held.length
+    return commit()
+  }
+
+  /** Publishes the open string's newest version if a fast push (above) left the value behind it. */
+  function catchUp(): void {
+    if (!stale) return
+    stale = false
+    commit()
+  }
+
+  function end(): boolean {
+    if (failure !== undefined || ended) return false
+    ended = true
+    catchUp()
+    // A number has no closing character: the end of the input completes it.
+    if (token === 'number') finishNumber()
+    const changed = commit()
+    if (failure === undefined && !complete) failure = new SyntaxError('Unexpected end of JSON input')
+    return changed
+  }
+
+  // Publishes what this push built. A push that failed changes nothing: the last good value stays.
+  function commit(): boolean {
+    if (failure !== undefined) return false
+    // The open string's newest version (only its length is compared: reading a long rope's
+    // characters would flatten it).
+    if (token === 'string' && text.length !== shownLength) {
+      shownLength = text.length
+      place(slot, text, true)
+    }
+    generation++
+    complete = finished
+    if (!dirty) return false
+    const same = repeated && deepEqual(published, root)
+    dirty = false
+    repeated = false
+    if (same) return false
+    published = root
+    return true
+  }
+
+  function read(input: string): void {
+    let i = 0
+    while (i < input.length && failure === undefined) {
+      if (token === 'string' || token === 'key') i = readString(input, i)
+      else if (token === 'number') i = readNumber(input, i)
+      else if (token === 'literal') i = readLiteral(input, i)
+      else i = readStructure(input, i)
+    }
+  }
+
+  /** Reads one character outside a token: whitespace, punctuation, or the start of a value. */
+  function readStructure(input: string, i: number): number {
+    const code = input.charCodeAt(i)
+    if (code === SPACE || code === NEWLINE || code === RETURN || code === TAB) return i + 1
+    const top = frames.at(-1)
+    const inArray = top !== undefined && Array.isArray(top.container)
+    if (expect === 'value' || (expect === 'first-value' && code !== RIGHT_BRACKET)) return startValue(input, i)
+    if ((expect === 'key' || expect === 'first-key') && code === QUOTE) {
+      token = 'key'
+      text = ''
+      return i + 1
+    }
+    if (expect === 'colon' && code === COLON) {
+      expect = 'value'
+      return i + 1
+    }
+    if (expect === 'comma' && code === COMMA) {
+      expect = inArray ? 'value' : 'key'
+      return i + 1
+    }
+    const closes = code === (inArray ? RIGHT_BRACKET : RIGHT_BRACE)
+    if (closes && (expect === 'first-value' || expect === 'first-key' || expect === 'comma')) {
+      frames.pop()
+      valueDone()
+      return i + 1
+    }
+    return fail(input, i)
+  }
+
+  function startValue(input: string, i: number): number {
+    const code = input.charCodeAt(i)
+    if (code === LEFT_BRACE || code === LEFT_BRACKET) {
+      const container: Container = code === LEFT_BRACE ? {} : []
+      const at = nextSlot()
+      place(at, container, false)
+      frames.push({ container, ownedBy: generation, slot: at, key: '' })
+      deepest = Math.max(deepest, frames.length)
+      expect = code === LEFT_BRACE ? 'first-key' : 'first-value'
+      return i + 1
+    }
+    if (code === QUOTE) {
+      // A string shows as soon as it opens.
+      token = 'string'
+      text = ''
+      slot = nextSlot()
+      shownLength = 0
+      place(slot, '', false)
+      return i + 1
+    }
+    if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
+      token = 'number'
+      numberText = ''
+      phase = 'start'
+      return i
+    }
+    const literal = code === 0x74 ? 'true' : code === 0x66 ? 'false' : code === 0x6e ? 'null' : undefined
+    if (literal === undefined) return fail(input, i)
+    token = 'literal'
+    word = literal
+    matched = 0
+    return i
+  }
+
+  function readString(input: string, i: number): number {
+    let from = i
+    for (; i < input.length; i++) {
+      const code = input.charCodeAt(i)
+      if (code === QUOTE) {
+        append(input.slice(from, i))
+        finishString()
+        return i + 1
+      }
+      if (code === BACKSLASH) {
+        const end = escapeEnd(input, i)
+        // An escape cut off by the end of the chunk waits for the rest, unless it is already wrong.
+        if (end > input.length) return unfinishedEscape.test(input.slice(i + 1)) ? hold(input, from, i) : fail(input, i)
+        const decoded = decodeEscape(input, i)
+        if (decoded === undefined) return fail(input, i)
+        if (isHighSurrogate(decoded.charCodeAt(0)) && pairIsCutOff(input, end)) return hold(input, from, i)
+        append(input.slice(from, i))
+        append(decoded)
+        i = end - 1
+        from = end
+      } else if (code < 0x20) return fail(input, i)
+      else if (isHighSurrogate(code) && pairIsCutOff(input, i + 1)) return hold(input, from, i)
+    }
+    append(input.slice(from))
+    return i
+  }
+
+  /** Reads the string's text up to `i` and keeps the rest of the chunk for the next one. */
+  function hold(input: string, from: number, i: number): number {
+    append(input.slice(from, i))
+    held = input.slice(i)
+    return input.length
+  }
+
+  function append(piece: string): void {
+    if (piece !== '') text = appendText(text, piece)
+  }
+
+  function finishString(): void {
+    if (token === 'key') {
+      frames.at(-1)!.key = text
+      token = 'none'
+      expect = 'colon'
+      return
+    }
+    place(slot, text, true)
+    valueDone()
+  }
+
+  function readNumber(input: string, i: number): number {
+    const start = i
+    for (; i < input.length; i++) {
+      const next = nextNumberPhase(phase, input.charCodeAt(i))
+      if (next === undefined) break
+      phase = next
+    }
+    numberText += input.slice(start, i)
+    // Any character the grammar does not take ends the number; whether it may follow a value is
+    // for readStructure to say.
+    if (i < input.length && !finishNumber()) return fail(input, i)
+    return i
+  }
+
+  function finishNumber(): boolean {
+    if (phase !== 'zero' && phase !== 'integer' && phase !== 'fraction' && phase !== 'exponent') return false
+    place(nextSlot(), Number(numberText), false)
+    valueDone()
+    return true
+  }
+
+  function readLiteral(input: string, i: number): number {
+    while (i < input.length && matched < word.length) {
+      if (input.charCodeAt(i) !== word.charCodeAt(matched)) return fail(input, i)
+      i++
+      matched++
+    }
+    if (matched === word.length) {
+      place(nextSlot(), word === 'null' ? null : word === 'true', false)
+      valueDone()
+    }
+    return i
+  }
+
+  function valueDone(): void {
+    token = 'none'
+    finished = frames.length === 0
+    expect = finished ? 'end' : 'comma'
+  }
+
+  function fail(input: string, i: number): number {
+    failure = new SyntaxError(`Unexpected ${JSON.stringify(input[i])} at position ${position + i} of the JSON input`)
+    return input.length
+  }
+
+  // Where the next value of the innermost container goes (undefined: it is the whole document).
+  function nextSlot(): string | number | undefined {
+    const top = frames.at(-1)
+    if (!top) return undefined
+    return Array.isArray(top.container) ? top.container.length : top.key
+  }
+
+  /** Puts a value at `at` in the innermost container, or makes it the document. `growth`: the open string's new version. */
+  function place(at: string | number | undefined, value: unknown, growth: boolean): void {
+    const depth = frames.length - 1
+    if (depth < 0) {
+      if (Object.is(root, value)) return
+      root = value
+      dirty = true
+      return
+    }
+    const current = frames[depth]!.container
+    const exists = Object.hasOwn(current, at!)
+    if (exists && Object.is((current as JsonObject)[at!], value)) return
+    // Besides the growing string (which only gets longer), only a repeated key overwrites a value.
+    if (exists && !growth) repeated = true
+    own(depth)
+    setMember(frames[depth]!.container, at!, value)
+    dirty = true
+  }
+
+  // Copy-on-write: makes frames[0..depth] safe to mutate, copying each published container once
+  // per push. Owned frames always form a prefix of the stack, so the walk stops at the first one.
+  function own(depth: number): void {
+    let first = depth
+    while (first >= 0 && frames[first]!.ownedBy !== generation) first--
+    for (let i = first + 1; i <= depth; i++) {
+      const frame = frames[i]!
+      frame.container = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
+      frame.ownedBy = generation
+      if (i === 0) root = frame.container
+      else setMember(frames[i - 1]!.container, frame.slot!, frame.container)
+    }
+  }
+
+  return {
+    push,
+    end,
+    get value() {
+      catchUp()
+      return published
+    },
+    argument(argument) {
+      // While a draft streams, the string under one top-level key grows: read without rebuilding.
+      const top = frames[0]
+      if (stale && frames.length === 1 && top!.key === argument && !Array.isArray(top!.container)) return text
+      catchUp()
+      return selectArgument(published, argument)
+    },
+    get done() {
+      return complete
+    },
+    get error() {
+      return failure
+    },
+    get depth() {
+      return deepest
+    },
+  }
 }
 
 /** The partial value of one top-level key of an object document ('*' or undefined = the whole document). */
@@ -62,257 +399,6 @@ export function selectArgument(value: unknown, argument: string | undefined): un
   if (argument === undefined || argument === '*') return value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   return Object.hasOwn(value, argument) ? (value as JsonObject)[argument] : undefined
-}
-
-class Reader implements PartialJsonReader {
-  private readonly tokenizer = new Tokenizer({ emitPartialTokens: true, stringBufferSize: STRING_BUFFER_SIZE })
-  // Used only to check the token order; `paths: []` emits nothing. (`keepStack: false` would save
-  // its copy of the containers but costs O(depth) per value, quadratic on deep nesting.)
-  private readonly grammar = new TokenParser({ paths: [] })
-  private readonly frames: Frame[] = []
-  /** The value being built; becomes `published` at the end of a push that changed it. */
-  private root: unknown = undefined
-  private published: unknown = undefined
-  private finished = false
-  private complete = false
-  /** The innermost slot holds an unfinished string, to be replaced by its next version. */
-  private growing = false
-  private dirty = false
-  /** A repeated key overwrote a value this push, which may have restored an earlier value. */
-  private repeated = false
-  private ended = false
-  /** The start of an escape sequence cut off at the end of the last chunk. */
-  private held = ''
-  /** The string being grown, as last shown. */
-  private lastString = ''
-  /** Where the text shown already but not yet given to the tokenizer starts in `lastString` (see push); -1: none. */
-  private deferredFrom = -1
-  /** `lastString` is newer than the string in the value: the value is rebuilt when it is read. */
-  private behind = false
-  /** False while the tokenizer holds back a surrogate half waiting for its pair: then it must see every chunk. */
-  private canDefer = true
-  private failure: Error | undefined = undefined
-  private deepest = 0
-
-  constructor() {
-    keepByteOrderMarks(this.tokenizer)
-    // Validate each token before it touches the value, so the builder below only sees valid JSON.
-    this.tokenizer.onToken = (token) => {
-      this.grammar.write(token)
-      if (this.failure === undefined) this.apply(token)
-    }
-    this.tokenizer.onError = (error) => {
-      this.failure ??= error
-    }
-    this.tokenizer.onEnd = () => {
-      if (!this.grammar.isEnded) this.grammar.end()
-    }
-    // Stops the tokenizer too, so nothing after the first error is read.
-    this.grammar.onError = (error) => this.tokenizer.error(error)
-    this.grammar.onValue = () => {}
-  }
-
-  get value(): unknown {
-    this.catchUp()
-    return this.published
-  }
-
-  argument(argument: string | undefined): unknown {
-    // The common case while a draft streams: the string under one top-level key grew. Its newest
-    // version is `lastString`; rebuilding the document around it waits until someone reads `value`.
-    const top = this.frames[0]
-    if (this.behind && argument !== undefined && this.frames.length === 1 && top!.key === argument && !Array.isArray(top!.container)) {
-      return this.lastString
-    }
-    return selectArgument(this.value, argument)
-  }
-
-  /** Writes the newest version of the growing string into the value (see push's fast path). */
-  private catchUp(): void {
-    if (!this.behind) return
-    this.behind = false
-    this.set(this.lastString, true)
-    this.commit()
-  }
-
-  get done(): boolean {
-    return this.complete
-  }
-
-  get error(): Error | undefined {
-    return this.failure
-  }
-
-  get depth(): number {
-    return this.deepest
-  }
-
-  push(chunk: string): boolean {
-    if (this.failure !== undefined || chunk === '') return false
-    // Inside a string, a chunk that neither ends it nor holds anything unusual can only extend it.
-    // @streamparser/json costs about 0.6 µs a write whatever its length (it UTF-8-encodes every
-    // chunk, and re-emits the partial string), more than the rest of the store per token: such
-    // chunks are decoded here, shown at once, and handed to it in one later write, which still
-    // validates them.
-    if (this.growing && this.canDefer) {
-      const text = this.held === '' ? chunk : this.held + chunk
-      const cut = unfinishedEscapeStart(text)
-      const decoded = decodeStringText(text, cut)
-      if (decoded !== undefined) {
-        this.held = cut === text.length ? '' : text.slice(cut)
-        if (decoded === '') return false
-        if (this.deferredFrom === -1) this.deferredFrom = this.lastString.length
-        this.lastString = appendText(this.lastString, decoded)
-        this.behind = true
-        return true
-      }
-    }
-    this.catchUp()
-    this.flushDeferred()
-    // The tokenizer shows no partial string while it sits inside an escape (`\`, `\u00`), which
-    // would hide the text before it in the same chunk: write up to the escape, keep the rest.
-    const text = this.held + chunk
-    const cut = unfinishedEscapeStart(text)
-    this.held = text.slice(cut)
-    if (cut > 0) {
-      const written = cut === text.length ? text : text.slice(0, cut)
-      this.tokenizer.write(written)
-      this.canDefer = !endsWithHighSurrogate(written)
-    }
-    return this.commit()
-  }
-
-  end(): boolean {
-    if (this.failure !== undefined || this.ended) return false
-    this.ended = true
-    this.catchUp()
-    this.flushDeferred()
-    if (this.held !== '') this.tokenizer.write(this.held)
-    this.held = ''
-    if (this.failure === undefined) this.tokenizer.end()
-    const changed = this.commit()
-    if (this.failure === undefined && !this.complete) this.failure = new Error('Unexpected end of JSON input')
-    return changed
-  }
-
-  private flushDeferred(): void {
-    if (this.deferredFrom === -1) return
-    // Any JSON text of the same characters will do: the deferred chunks were checked as they came
-    // (no quote, control character, surrogate half or invalid escape), and re-encoding them once
-    // costs less than keeping every raw chunk.
-    const text = JSON.stringify(this.lastString.slice(this.deferredFrom)).slice(1, -1)
-    this.deferredFrom = -1
-    this.tokenizer.write(text)
-  }
-
-  // Publishes what this push built. A push that failed changes nothing: the last good value stays.
-  private commit(): boolean {
-    for (const frame of this.frames) frame.owned = false
-    if (this.failure !== undefined) return false
-    this.complete = this.finished
-    if (!this.dirty) return false
-    const same = this.repeated && deepEqual(this.published, this.root)
-    this.dirty = false
-    this.repeated = false
-    if (same) return false
-    this.published = this.root
-    return true
-  }
-
-  private apply({ token, value, partial = false }: ParsedTokenInfo): void {
-    switch (token) {
-      case TokenType.LEFT_BRACE:
-        return this.open({})
-      case TokenType.LEFT_BRACKET:
-        return this.open([])
-      case TokenType.RIGHT_BRACE:
-      case TokenType.RIGHT_BRACKET:
-        this.frames.pop()
-        if (this.frames.length === 0) this.finished = true
-        return
-      case TokenType.STRING: {
-        const top = this.frames.at(-1)
-        if (top && !Array.isArray(top.container) && top.key === undefined) {
-          // A key: shown only with its value, so an unfinished one is simply skipped.
-          if (!partial) top.key = value as string
-          return
-        }
-        return this.set(value, partial)
-      }
-      case TokenType.NUMBER:
-      case TokenType.TRUE:
-      case TokenType.FALSE:
-      case TokenType.NULL:
-        // A partial number may still grow (`12` → `123`), a partial literal is not a value yet.
-        if (!partial) this.set(value, false)
-        return
-      default:
-        // Colons, commas: the grammar has checked them, the structure needs nothing from them.
-        return
-    }
-  }
-
-  private open(container: Container): void {
-    const parent = this.frames.at(-1)
-    let slot: string | number | undefined
-    if (parent) {
-      slot = this.nextSlot(parent)
-      this.write(this.frames.length - 1, slot, container)
-      parent.key = undefined
-    } else {
-      this.root = container
-      this.dirty = true
-    }
-    this.frames.push({ container, owned: true, slot, key: undefined })
-    if (this.frames.length > this.deepest) this.deepest = this.frames.length
-  }
-
-  private set(value: unknown, partial: boolean): void {
-    const top = this.frames.at(-1)
-    if (!top) {
-      if (!Object.is(this.root, value)) {
-        this.root = value
-        this.dirty = true
-      }
-      if (!partial) this.finished = true
-    } else {
-      this.write(this.frames.length - 1, this.nextSlot(top), value)
-      if (!partial) top.key = undefined
-    }
-    this.growing = partial
-    if (partial) this.lastString = value as string
-  }
-
-  // Where the next value of the innermost container goes.
-  private nextSlot(frame: Frame): string | number {
-    if (!Array.isArray(frame.container)) return frame.key ?? ''
-    return this.growing ? frame.container.length - 1 : frame.container.length
-  }
-
-  private write(depth: number, slot: string | number, value: unknown): void {
-    const current = this.frames[depth]!.container
-    const exists = Object.hasOwn(current, slot)
-    if (exists && Object.is((current as JsonObject)[slot], value)) return
-    // Besides the growing string (which only gets longer), only a repeated key overwrites a value.
-    if (exists && !this.growing) this.repeated = true
-    this.own(depth)
-    setMember(this.frames[depth]!.container, slot, value)
-    this.dirty = true
-  }
-
-  // Copy-on-write: makes frames[0..depth] safe to mutate, copying each published container once
-  // per push. Owned frames always form a prefix of the stack, so the walk stops at the first one.
-  private own(depth: number): void {
-    let first = depth
-    while (first >= 0 && !this.frames[first]!.owned) first--
-    for (let i = first + 1; i <= depth; i++) {
-      const frame = this.frames[i]!
-      frame.container = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
-      frame.owned = true
-      if (i === 0) this.root = frame.container
-      else setMember(this.frames[i - 1]!.container, frame.slot!, frame.container)
-    }
-  }
 }
 
 // A plain assignment to "__proto__" would swap the prototype instead of adding a key.
@@ -324,81 +410,82 @@ function setMember(container: Container, slot: string | number, value: unknown):
   }
 }
 
+const SPACE = 0x20
+const NEWLINE = 0x0a
+const RETURN = 0x0d
+const TAB = 0x09
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON = 0x3a
+const MINUS = 0x2d
+const PLUS = 0x2b
+const POINT = 0x2e
+const DIGIT_0 = 0x30
+const DIGIT_9 = 0x39
+const LEFT_BRACE = 0x7b
+const RIGHT_BRACE = 0x7d
+const LEFT_BRACKET = 0x5b
+const RIGHT_BRACKET = 0x5d
+
+/** The phase after `code`, or undefined if the number cannot take it (then it ends there, or is invalid). */
+function nextNumberPhase(phase: NumberPhase, code: number): NumberPhase | undefined {
+  const digit = code >= DIGIT_0 && code <= DIGIT_9
+  const exponent = code === 0x65 || code === 0x45 // e, E
+  switch (phase) {
+    case 'start':
+      return code === MINUS ? 'minus' : code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
+    case 'minus':
+      return code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
+    case 'zero':
+      return code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
+    case 'integer':
+      return digit ? 'integer' : code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
+    case 'point':
+      return digit ? 'fraction' : undefined
+    case 'fraction':
+      return digit ? 'fraction' : exponent ? 'exponent-mark' : undefined
+    case 'exponent-mark':
+      return digit ? 'exponent' : code === PLUS || code === MINUS ? 'exponent-sign' : undefined
+    case 'exponent-sign':
+    case 'exponent':
+      return digit ? 'exponent' : undefined
+  }
+}
+
 const simpleEscapes: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
 const hex4 = /^[0-9a-fA-F]{4}$/
 
-/**
- * The text of `text.slice(0, end)` inside a JSON string, decoded; undefined when it could end the
- * string or needs the tokenizer: a quote, a control character, a surrogate half (raw or escaped),
- * an invalid escape. `end` never cuts an escape (the caller holds an unfinished one back).
- */
-function decodeStringText(text: string, end: number): string | undefined {
-  let decoded = ''
-  let from = 0
-  for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 0x5c) {
-      const next = text[i + 1]!
-      let replacement: string | undefined
-      if (next === 'u') {
-        const digits = text.slice(i + 2, i + 6)
-        const unit = Number.parseInt(digits, 16)
-        if (!hex4.test(digits) || (unit >= 0xd800 && unit <= 0xdfff)) return undefined
-        replacement = String.fromCharCode(unit)
-      } else replacement = simpleEscapes[next]
-      if (replacement === undefined) return undefined
-      decoded += text.slice(from, i) + replacement
-      i += next === 'u' ? 5 : 1
-      from = i + 1
-    } else if (code < 0x20 || code === 0x22 || (code >= 0xd800 && code <= 0xdfff)) return undefined
+/** The escape sequence whose backslash is at `text[i]`, decoded; undefined if it is invalid. */
+function decodeEscape(text: string, i: number): string | undefined {
+  const next = text[i + 1]!
+  if (next !== 'u') return Object.hasOwn(simpleEscapes, next) ? simpleEscapes[next] : undefined
+  const digits = text.slice(i + 2, i + 6)
+  return hex4.test(digits) ? String.fromCharCode(Number.parseInt(digits, 16)) : undefined
+}
+
+/** Whether `chunk` can only extend an open string: no quote, backslash, control character or surrogate. */
+function isPlainStringText(chunk: string): boolean {
+  for (let i = 0; i < chunk.length; i++) {
+    const code = chunk.charCodeAt(i)
+    if (code === QUOTE || code === BACKSLASH || code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) return false
   }
-  return from === 0 ? text.slice(0, end) : decoded + text.slice(from, end)
+  return true
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
+// What may follow the backslash of an escape cut off at the end of a chunk.
+const unfinishedEscape = /^(?:u[0-9a-fA-F]{0,3})?$/
+
+/** Where the escape whose backslash is at `input[i]` ends (it may be past the end of the chunk). */
+const escapeEnd = (input: string, i: number) => i + (input.charCodeAt(i + 1) === 0x75 /* u */ ? 6 : 2)
 
 /**
- * @streamparser/json 0.0.26 decodes strings with a TextDecoder that drops a U+FEFF at the start of
- * every decode (it takes it for a byte order mark), so `["\uFEFF"]` reads as `[""]`. Its string
- * accumulator keeps the decoder in a field: one that keeps the mark takes its place. If a later
- * release moves it, the U+FEFF tests in partial-json.test.ts say so.
+ * Whether the low surrogate that may pair with a high one ending at `at` is not in the chunk yet:
+ * the chunk ends there, or in a valid escape that starts there. Then the high one waits too, so a
+ * character never shows in halves.
  */
-function keepByteOrderMarks(tokenizer: Tokenizer): void {
-  const strings = (tokenizer as unknown as { bufferedString?: { decoder?: unknown } }).bufferedString
-  if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-}
-
-const highSurrogateEscape = /\\u[dD][89abAB][0-9a-fA-F]{2}$/
-
-/** Whether text ends with a high surrogate, raw or escaped (`\ud83d`), whose pair may come next. */
-function endsWithHighSurrogate(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1)
-  if (last >= 0xd800 && last <= 0xdbff) return true
-  if (!highSurrogateEscape.test(text.slice(-7))) return false
-  let run = 0
-  while (text.charCodeAt(text.length - 7 - run) === BACKSLASH) run++
-  return run % 2 === 0
-}
-
-const BACKSLASH = 0x5c
-const isHexDigit = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
-
-/**
- * Where an escape sequence cut off at the end of `text` starts (`\`, `\u`, `\u0`…`\u123`), or
- * `text.length` if there is none. `text` never starts inside an escape (the previous cut made
- * sure of that), so a backslash begins an escape iff it ends an odd run of backslashes.
- * A backslash outside a string is invalid JSON anyway; holding it back only delays the error.
- */
-function unfinishedEscapeStart(text: string): number {
-  let i = text.length
-  let digits = 0
-  while (digits < 3 && i > 0 && isHexDigit(text.charCodeAt(i - 1))) {
-    i--
-    digits++
-  }
-  let start: number
-  if (i > 0 && text.charCodeAt(i - 1) === 0x75 /* u */) start = i - 1
-  else if (digits === 0) start = text.length
-  else return text.length
-  let run = 0
-  while (start - run > 0 && text.charCodeAt(start - run - 1) === BACKSLASH) run++
-  return run % 2 === 1 ? start - 1 : text.length
+function pairIsCutOff(input: string, at: number): boolean {
+  if (at === input.length) return true
+  return input.charCodeAt(at) === BACKSLASH && escapeEnd(input, at) > input.length && unfinishedEscape.test(input.slice(at + 1))
 }

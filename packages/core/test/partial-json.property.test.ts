@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
+import { JSONParser } from '@streamparser/json'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createPartialJsonReader } from '../src/partial-json'
@@ -142,6 +143,79 @@ describe('partial JSON read in random chunks', () => {
         checkStream(text, split(text, sizes))
       }),
       { numRuns: NUM_RUNS },
+    )
+  })
+})
+
+/**
+ * The oracle: @streamparser/json, the library the reader replaced, reading the same chunks.
+ * Returns its final value and the index of the chunk at which it reported an error
+ * (`chunks.length`: at the end; -1: none).
+ */
+function readWithLibrary(chunks: readonly string[]): { value: unknown; errorAt: number } {
+  const parser = new JSONParser()
+  let value: unknown
+  let errorAt = -1
+  let at = 0
+  parser.onValue = ({ value: read, stack }) => {
+    if (stack.length === 0) value = read
+  }
+  parser.onError = () => {
+    if (errorAt === -1) errorAt = at
+  }
+  for (; at < chunks.length && errorAt === -1; at++) parser.write(chunks[at]!)
+  at = chunks.length
+  if (errorAt === -1 && !parser.isEnded) parser.end()
+  return { value, errorAt }
+}
+
+function readWithReader(chunks: readonly string[]): { value: unknown; errorAt: number } {
+  const reader = createPartialJsonReader()
+  for (const [i, chunk] of chunks.entries()) {
+    reader.push(chunk)
+    if (reader.error) return { value: reader.value, errorAt: i }
+  }
+  reader.end()
+  return { value: reader.value, errorAt: reader.error ? chunks.length : -1 }
+}
+
+// JSON text with up to two edits: a piece of JSON's alphabet inserted, a few characters removed,
+// so that most texts are invalid somewhere and some stay valid.
+const jsonPiece = fc.constantFrom(...'{}[]:,"\\ 0123456789-+.eEtfnx'.split(''), ',]', ',}', '[,', '01', '1.', '-e', 'tru', 'nul', '\\u12', '\\ud83d', '\\q')
+const edit = fc.record({ at: fc.nat(), remove: fc.integer({ min: 0, max: 3 }), insert: fc.oneof(fc.constant(''), jsonPiece) })
+const editedJson = fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.array(edit, { maxLength: 2 })).map(([value, edits]) => {
+  let text = JSON.stringify(value)
+  for (const { at, remove, insert } of edits) {
+    const i = at % (text.length + 1)
+    text = text.slice(0, i) + insert + text.slice(i + remove)
+  }
+  return text
+})
+
+describe('against @streamparser/json as the oracle', () => {
+  it('agrees on valid and edited JSON: the same final value, and an error never later than the library', () => {
+    fc.assert(
+      fc.property(editedJson, chunkSizes, (text, sizes) => {
+        const chunks = split(text, sizes)
+        let parsed: unknown
+        let valid = true
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          valid = false
+        }
+        const ours = readWithReader(chunks)
+        const library = readWithLibrary(chunks)
+        expect(ours.errorAt === -1, 'valid as JSON.parse says').toBe(valid)
+        if (valid) {
+          expect(ours.value).toEqual(library.value)
+          expect(isDeepStrictEqual(ours.value, parsed)).toBe(true)
+        } else if (library.errorAt !== -1) {
+          // The library misses some errors (whitespace only) and finds others late (`{"a" 1}` at `}`).
+          expect(ours.errorAt).toBeLessThanOrEqual(library.errorAt)
+        }
+      }),
+      { numRuns: NUM_RUNS * 5 },
     )
   })
 })

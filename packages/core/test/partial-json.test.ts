@@ -194,6 +194,11 @@ describe('done and errors', () => {
 
   it.each([
     ['a trailing comma', '{"a": "x"', ', ]'],
+    ['a trailing comma in an object', '{"a": 1,', ' }'],
+    ['a trailing comma in an array', '[1,', ']'],
+    ['a comma before the first member', '[', ',1]'],
+    ['a mismatched bracket', '{"a": [1', '}}'],
+    ['a key that is not a string', '{', '1: 2}'],
     ['a missing colon', '{"a"', ' 1}'],
     ['a bad literal', '[tru', 'x]'],
     ['a number with garbage', '{"a": 12', 'x}'],
