@@ -322,6 +322,10 @@ describe('svelte-planner: steps predicted from arguments, confirm_changes, statu
       expect([...new Set(completed.map((indexes) => indexes.join(',')))]).toEqual(['', '0', '0,1', '0,1,3', '0,1,3,4', '0,1,3,4,5'])
       expect(runs.some((steps) => steps.includes('executing'))).toBe(true)
       expect(runs[runs.length - 1]).toEqual(['completed', 'completed', 'disabled', 'completed', 'completed', 'completed'])
+      // What ran is history: only the skipped step can still be reworded.
+      expect(await page.getByRole('textbox', { name: /^Step \d$/ }).evaluateAll((inputs) => inputs.map((input) => input.getAttribute('aria-label')))).toEqual([
+        'Step 3',
+      ])
 
       const [first, second] = requestsTo('planner')
       expect(first!.state).toEqual({ steps: [] })
@@ -358,6 +362,9 @@ describe('react-recipe: shared state with user edits during the run', () => {
       await waitForStatus(page, 'Idle')
       expect(await itemCount()).toBe(12)
       expect(await title.inputValue()).toBe("Nonna's Carbonara")
+      // Instructions are part of the card the user can edit, like everything else on it.
+      const firstStep = 'Bring a big pot of salted water to a rolling boil.'
+      await page.getByRole('textbox', { name: 'Instruction 1' }).fill(firstStep)
 
       await send(page, 'Make it vegetarian')
       await page.getByText('Done. Everything else is as you left it.').waitFor()
@@ -366,6 +373,8 @@ describe('react-recipe: shared state with user edits during the run', () => {
       expect(first!.state).toMatchObject({ recipe: { title: '', ingredients: [] } })
       expect(second!.state).toMatchObject({ recipe: { title: "Nonna's Carbonara", skill_level: 'Intermediate' } })
       expect((second!.state as { recipe: { ingredients: unknown[] } }).recipe.ingredients).toHaveLength(6)
+      expect((second!.state as { recipe: { instructions: string[] } }).recipe.instructions[0]).toBe(firstStep)
+      expect(await page.getByRole('textbox', { name: 'Instruction 1' }).inputValue()).toBe(firstStep)
       // The agent worked from the edited recipe: it kept the title and swapped the guanciale.
       expect(await page.getByText("Updating “Nonna's Carbonara”: smoked mushrooms instead of guanciale.").isVisible()).toBe(true)
       expect(await title.inputValue()).toBe("Nonna's Carbonara")
