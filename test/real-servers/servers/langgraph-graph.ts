@@ -118,7 +118,7 @@ function approve(state: WriterStateType) {
   const accepted = isRecord(decision) && decision.accepted === true
   const edited = isRecord(decision) && typeof decision.document === 'string' ? decision.document : document
   const result = new ToolMessage({ tool_call_id: call.id!, content: JSON.stringify({ accepted }) })
-  return accepted ? { document: edited, revision: state.revision + 1, messages: [result] } : { messages: [result] }
+  return accepted ? { document: edited, revision: (state.revision ?? 0) + 1, messages: [result] } : { messages: [result] }
 }
 
 function safeParse(text: string): unknown {
