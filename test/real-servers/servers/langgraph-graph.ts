@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessageChunk, type BaseMessage, ToolMessage } from '@langchain/core/messages'
+import type { ToolCallChunk } from '@langchain/core/messages/tool'
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs'
 import { END, interrupt, type LangGraphRunnableConfig, MessagesZodState, START, StateGraph } from '@langchain/langgraph'
 import { z } from 'zod'
@@ -32,20 +33,23 @@ class ScriptedChatModel extends BaseChatModel {
     return 'scripted'
   }
 
-  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+  override async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     let message: AIMessageChunk | undefined
-    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) message = message ? message.concat(chunk.message) : chunk.message
+    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
+      const part = chunk.message as AIMessageChunk
+      message = message ? message.concat(part) : part
+    }
     return { generations: [{ message: message!, text: typeof message?.content === 'string' ? message.content : '' }] }
   }
 
-  async *_streamResponseChunks(
+  override async *_streamResponseChunks(
     _messages: BaseMessage[],
     _options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     const id = `msg-${randomUUID()}`
-    const emit = async (fields: ConstructorParameters<typeof AIMessageChunk>[0] & object) => {
-      const chunk = new ChatGenerationChunk({ message: new AIMessageChunk({ id, ...fields }), text: typeof fields.content === 'string' ? fields.content : '' })
+    const emit = async (fields: { content: string; tool_call_chunks?: ToolCallChunk[] }) => {
+      const chunk = new ChatGenerationChunk({ message: new AIMessageChunk({ id, ...fields }), text: fields.content })
       await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, { chunk })
       return chunk
     }
