@@ -27,7 +27,11 @@ interface Frame {
 }
 
 // The pointer of the child currently being visited: built only when reporting a failure.
-const framePath = (frames: readonly Frame[]) => frames.map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1))).join('')
+const framePath = (frames: readonly Frame[]) =>
+  frames
+    .filter((f) => f.next > 0)
+    .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
+    .join('')
 
 type FailureKind = Extract<JsonMeasure, { ok: false }>['kind']
 
@@ -41,14 +45,14 @@ const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, su
 /**
  * Walks a value that came from untrusted input: checks it is plain JSON (null, boolean, finite
  * number, string, array, plain object), that its depth is at most `maxDepth` (a primitive has
- * depth 0, `[]` and `{}` depth 1), that its approximate size is at most `maxSize` (UTF-16 units
- * of its JSON text, ignoring string escapes) and that no object has an own key `__proto__`.
+ * depth 0, `[]` and `{}` depth 1), that its size is at most `maxSize` (exactly the UTF-16 units
+ * of `JSON.stringify(value)`, escapes included) and that no object has an own key `__proto__`.
  */
 export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity): JsonMeasure {
   if (maxDepth < 0) return failure([], 'depth', `deeper than ${maxDepth}`)
   // Most values a delta carries are strings: no walk, no allocation (this runs on every op).
   if (typeof value === 'string') {
-    const size = value.length + 2
+    const size = jsonStringSize(value)
     return size > maxSize ? failure([], 'size', `larger than ${maxSize}`) : { ok: true, size, depth: 0 }
   }
   const frames: Frame[] = []
@@ -60,7 +64,7 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
   for (;;) {
     if (current === null) size += 4
     else if (typeof current === 'boolean') size += current ? 4 : 5
-    else if (typeof current === 'string') size += current.length + 2
+    else if (typeof current === 'string') size += jsonStringSize(current)
     else if (typeof current === 'number') {
       if (!Number.isFinite(current)) return fail('not-json', 'a non-finite number is not JSON')
       size += String(current).length
@@ -75,7 +79,7 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
         const keys = Object.keys(current)
         frames.push({ node: current, keys, next: 0 })
         size += 2 + Math.max(0, keys.length - 1)
-        for (const key of keys) size += key.length + 3
+        for (const key of keys) size += jsonStringSize(key) + 1
       }
       depth = Math.max(depth, frames.length)
     } else {
@@ -94,6 +98,26 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
     const index = top.next++
     current = top.keys ? (top.node as JsonObject)[top.keys[index]!] : (top.node as unknown[])[index]
   }
+}
+
+// Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (when unpaired).
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/** The length of `JSON.stringify(text)`: quotes and escapes included. Scans only strings that need escaping. */
+export function jsonStringSize(text: string): number {
+  if (!needsEscape.test(text)) return text.length + 2
+  let size = 2
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) size += 2
+    else if (code < 0x20) size += 6
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      size += 2
+      i++
+    } else if (code >= 0xd800 && code <= 0xdfff) size += 6
+    else size++
+  }
+  return size
 }
 
 /**

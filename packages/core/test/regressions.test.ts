@@ -530,10 +530,12 @@ describe('issue 10 behaviour', () => {
     const store = createAgentStore({ agent, initialState: {} })
     await store.run()
     const promises: Promise<void>[] = []
+    // Listeners are called synchronously, inside approve('a'): they answer once each.
+    let answered = 0
     store.subscribe((snapshot) => {
       const ids = snapshot.confirmations.map((c) => c.id)
-      if (ids.length === 2 && promises.length === 1) promises.push(store.reject('b'))
-      else if (ids.length === 1 && promises.length === 2) promises.push(store.approve('c'))
+      if (ids.length === 2 && answered === 0) promises.push((answered++, store.reject('b')))
+      else if (ids.length === 1 && answered === 1) promises.push((answered++, store.approve('c')))
     })
     promises.push(store.approve('a'))
     await until(() => promises.length === 3)

@@ -7,7 +7,7 @@ import { createPartialJsonReader, type PartialJsonReader } from '../partial-json
 import { copySnapshot } from '../snapshot'
 import type { AgentSnapshot, PredictionMapping } from '../types'
 import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './drafts'
-import { checkState, type StateRules } from './state'
+import { checkState, type StateRules, stateSize } from './state'
 
 /** What the machine needs besides the model: the store's options, and the readers' cache. */
 export interface MachineConfig<S> {
@@ -209,9 +209,11 @@ export function draftFromArguments<S>(
   // The draft's depth and size, bounded without walking it: the reader knows how deep it went,
   // and a partial value is never larger than the argument text it came from.
   const { maxDepth, maxStateBytes } = config.rules.limits
-  if (reader.depth + 1 > maxDepth || text.length > maxStateBytes) {
+  // The whole state stays within the limit too: the rest of it, plus this key at the argument's size.
+  const bound = stateSize(model.server, maxDepth) + text.length + 2 * run.mappings.length
+  if (reader.depth + 1 > maxDepth || bound > maxStateBytes) {
     config.readers.delete(toolCallId)
-    const limit = text.length > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
+    const limit = bound > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
     const message = `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`
     reports.push({ type: 'report', error: new AgentStoreError('LIMIT_EXCEEDED', message, { limit }) })
     return { ...model, snapshot, run: { ...run, stopped: [...run.stopped, toolCallId] } }

@@ -1,6 +1,6 @@
 import { AgentStoreError } from '../errors'
 import { applyPatch } from '../json-patch'
-import { measureJson, replaceEqualDeep } from '../json-value'
+import { jsonStringSize, measureJson, replaceEqualDeep } from '../json-value'
 import type { AgentStoreLimits, StateValidator } from '../types'
 
 export const defaultLimits: AgentStoreLimits = {
@@ -22,14 +22,17 @@ export interface StateRules<S> {
 const sizeOf = new WeakMap<object, number>()
 
 function knownSize(value: unknown, maxDepth: number): number {
-  if (typeof value === 'string') return value.length + 2
+  if (typeof value === 'string') return jsonStringSize(value)
   if (typeof value === 'object' && value !== null) {
     const cached = sizeOf.get(value)
     if (cached !== undefined) return cached
   }
   const measured = measureJson(value, maxDepth + 1)
-  return measured.ok ? measured.size : 0
+  return measured.ok ? measured.size : Number.POSITIVE_INFINITY
 }
+
+/** The size of an accepted state, as remembered (an upper bound on its JSON's length). */
+export const stateSize = (value: unknown, maxDepth: number) => knownSize(value, maxDepth)
 
 function remember(value: unknown, size: number) {
   if (typeof value === 'object' && value !== null) sizeOf.set(value, size)
@@ -99,13 +102,16 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
     throw new AgentStoreError('PATCH_FAILED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}) failed: ${result.reason}`, details)
   }
   if (!result.changed) return current
-  // An upper bound: the previous size plus everything inserted. Only when that bound passes the
-  // limit is the result measured exactly, so a stream of small deltas never pays O(state) each.
+  // An upper bound: the previous size plus everything inserted, each with its key, quotes, colon
+  // and comma. Only when that bound passes the limit is the result measured exactly, so a stream
+  // of small deltas never pays O(state) each.
   let bound = knownSize(current, maxDepth)
   for (const operation of operations) {
-    const value = (operation as { value?: unknown }).value
-    if (value !== undefined) bound += knownSize(value, maxDepth)
-    else if ((operation as { op?: unknown }).op === 'copy') bound = Number.POSITIVE_INFINITY
+    const { op, path, value } = operation as { op: string; path: string; value?: unknown }
+    if (op === 'copy') bound = Number.POSITIVE_INFINITY
+    if (op !== 'add' && op !== 'replace' && op !== 'move') continue
+    bound += jsonStringSize(path.slice(path.lastIndexOf('/') + 1)) + 2
+    if (value !== undefined && op !== 'move') bound += knownSize(value, maxDepth)
   }
   let size = bound
   if (bound > maxStateBytes) {

@@ -179,7 +179,10 @@ function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Ans
   const confirmations = model.snapshot.confirmations.filter((c) => c !== confirmation)
   const snapshot = { ...model.snapshot, confirmations, status: confirmations.length > 0 ? ('interrupted' as const) : ('idle' as const), error: undefined }
   const effects: { type: 'report'; error: AgentStoreError }[] = []
-  return settle(next, snapshot, effects, config)
+  const settled = settle(next, snapshot, effects, config)
+  // Edits pass the checks setState applies: the committed state must stay within the limits.
+  if (values.size > 0) acceptState(model.snapshot.committed, settled.snapshot.committed, config.rules, 'approve')
+  return settled
 }
 
 /**
