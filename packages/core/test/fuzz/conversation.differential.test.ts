@@ -75,6 +75,6 @@ describe('the conversation against @ag-ui/client 1.0 (differential)', () => {
       expect(generated).toEqual([...EventTypes].filter((type) => !['STATE_SNAPSHOT', 'STATE_DELTA'].includes(type)).sort())
       // Bounded: 4–23 ms a stream on this 2-core machine (the latter at a load average of 12).
     },
-    Math.max(60_000, NUM_RUNS * 25),
+    Math.max(120_000, NUM_RUNS * 50),
   )
 })
