@@ -35,8 +35,11 @@ class DrivenAgent extends AbstractAgent {
   push(value: Record<string, unknown>) {
     this.subscriber?.next(event(value))
   }
-  complete() {
-    this.subscriber?.complete()
+  /** The last event of the request, then its end: of this request, even if a listener opened the next one meanwhile. */
+  end(value: Record<string, unknown>) {
+    const subscriber = this.subscriber
+    subscriber?.next(event(value))
+    subscriber?.complete()
   }
   fail() {
     this.subscriber?.error(new Error('connection reset'))
@@ -574,13 +577,12 @@ async function scenario(ops: readonly Op[]) {
           }
         }
         const input = agent.inputs[requests - 1]!
-        agent.push({
+        agent.end({
           type: 'RUN_FINISHED',
           threadId: input.threadId,
           runId: input.runId,
           ...(ids.length > 0 ? { outcome: { type: 'interrupt', interrupts: list } } : {}),
         })
-        agent.complete()
         onInterrupted = undefined
         onIdle = undefined
         await flush()
@@ -604,8 +606,7 @@ async function scenario(ops: readonly Op[]) {
         if (!running()) continue
         if (step.kind === 'error' && !model.started) continue
         if (step.kind === 'error') {
-          agent.push({ type: 'RUN_ERROR', message: 'boom' })
-          agent.complete()
+          agent.end({ type: 'RUN_ERROR', message: 'boom' })
         } else if (step.kind === 'fail') agent.fail()
         else store.abort()
         await flush()
