@@ -455,8 +455,13 @@ export class ConversationBuilder {
       case 22: {
         // Events that change no message.
         const tag = this.tag(a)
-        if (b % 2 === 0) this.emit(this.with({ type: 'CUSTOM', name: 'progress', value: { n: c % 9 } }, { subagentRunId: tag }))
-        else this.emit(this.with({ type: 'RAW', event: { provider: 'x', n: c % 9 }, source: 'test' }, { subagentRunId: tag }))
+        if (b % 3 === 0) this.emit(this.with({ type: 'CUSTOM', name: 'progress', value: { n: c % 9 } }, { subagentRunId: tag }))
+        else if (b % 3 === 1) this.emit(this.with({ type: 'RAW', event: { provider: 'x', n: c % 9 }, source: 'test' }, { subagentRunId: tag }))
+        else {
+          // State: one document per thread, whichever agent sends it.
+          this.emit(this.with({ type: 'STATE_SNAPSHOT', snapshot: { n: c % 5, by: tag ?? 'parent' } }, { subagentRunId: tag }))
+          this.emit(this.with({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: a % 7 }] }, { subagentRunId: tag }))
+        }
         return
       }
     }

@@ -72,7 +72,7 @@ describe('the conversation against @ag-ui/client 1.0 (differential)', () => {
       // The generator must reach every kind of event, or the comparison proves little.
       expect(counts.events).toBeGreaterThan(NUM_RUNS * 10)
       const generated = [...seen.keys()].sort()
-      expect(generated).toEqual([...EventTypes].filter((type) => !['STATE_SNAPSHOT', 'STATE_DELTA'].includes(type)).sort())
+      expect(generated).toEqual([...EventTypes].sort())
       // Bounded: 4–23 ms a stream on this 2-core machine (the latter at a load average of 12).
     },
     Math.max(120_000, NUM_RUNS * 50),
