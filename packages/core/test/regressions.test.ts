@@ -897,6 +897,20 @@ describe('issue 10 behaviour', () => {
     }
   })
 
+  it('a failed run keeps the user’s own edit even when the server then sent the same value (found by the fuzz test)', async () => {
+    const agent = new DrivenAgent()
+    const store = createAgentStore<Doc>({ agent, initialState: { a: 0 } })
+    const running = store.run()
+    await until(() => agent.open)
+    store.setState((s) => ({ ...s, a: 6 }))
+    agent.push(ev.delta({ op: 'replace', path: '/a', value: 6 }))
+    agent.complete()
+    await running
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().state).toStrictEqual({ a: 6 })
+    expect(store.getState().committed).toStrictEqual({ a: 6 })
+  })
+
   it('a failed run with keepFailedRunChanges: true keeps the server’s changes and its drafts, committed', async () => {
     const agent = new ScriptedAgent({
       runs: [(input) => [ev.runStarted(input.runId), ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'), ev.runError('boom')]],
