@@ -74,7 +74,8 @@ function defaultTurn(state: WriterStateType): Turn {
     return { text: accepted ? 'Saved. Anything else?' : 'Understood: I left the document as it was.' }
   }
   const request = typeof last?.content === 'string' ? last.content : 'a story'
-  return { tool: 'write_document', args: { document: storyFor(request) }, chunkSize: 6 }
+  // Paced, so that the page shows the draft growing.
+  return { tool: 'write_document', args: { document: storyFor(request) }, chunkSize: 6, delayMs: 15 }
 }
 
 function storyFor(request: string): string {
