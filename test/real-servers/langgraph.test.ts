@@ -191,6 +191,19 @@ describe('LangGraph: edits, turns, errors', () => {
     expect(s.store.getState().state).toMatchObject({ title: 'My title', document: OLD })
   })
 
+  it('the opening STATE_SNAPSHOT({}) and the partial node snapshots never blank the document or the title', async () => {
+    const s = open('partial-snapshots')
+    s.store.setState((state) => ({ ...state, title: 'Mine' }))
+    await script(base, s.threadId, [{ text: 'A reply long enough to stream in several chunks.' }])
+    const start = s.snapshots.length
+    await s.store.run({ message: 'Say something' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    const log = await serverLog(base, s.threadId)
+    expect(protocolEvents(log[0]!).find((event) => event.type === 'STATE_SNAPSHOT')?.snapshot).toEqual({})
+    const shown = valuesOver(s.snapshots.slice(start), (snapshot) => [snapshot.state.document, snapshot.state.title])
+    expect(shown).toEqual([[OLD, 'Mine']])
+  })
+
   it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {
     const s = open('three-turns')
     for (let turn = 1; turn <= 3; turn++) {
