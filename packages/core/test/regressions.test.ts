@@ -621,7 +621,8 @@ describe('issue 10 behaviour', () => {
       expect({ failure, outcome: await settled(answering, 3000) }).toStrictEqual({ failure, outcome: 'resolved' })
       const failed = store.getState()
       expect({ failure, status: failed.status }).toStrictEqual({ failure, status: 'interrupted' })
-      if (failure !== 'abort') expect(failed.error).toMatchObject({ code: 'TRANSPORT', ...(failure === 'timeout' ? { reason: 'timeout' } : {}) })
+      if (failure === 'abort') expect(failed.error).toBeUndefined()
+      else expect(failed.error).toMatchObject({ code: 'TRANSPORT', ...(failure === 'timeout' ? { reason: 'timeout' } : {}) })
       expect(failed.confirmations).toStrictEqual(before.confirmations)
       expect(failed.state).toStrictEqual({ document: 'draft text' })
       expect(failed.committed).toStrictEqual({ document: 'before' })
@@ -1141,6 +1142,198 @@ describe('issue 10 behaviour', () => {
     } catch {}
     await responding
     expect(agent2.inputs[1]!.resume).toStrictEqual([{ interruptId: 'q', status: 'resolved', payload: { answer: ['yes'] } }])
+  })
+})
+
+describe('issue 10 behaviour, in more detail', () => {
+  it('approve(id, edits) under a mapping without tool_argument (the whole arguments) merges the edits into the object', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe' }]),
+          ev.toolStart('u1', 'update_recipe'),
+          ev.toolArgs('u1', JSON.stringify({ title: 'Soup', servings: 2 })),
+          ev.toolEnd('u1'),
+          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'u1' }]),
+        ],
+        done,
+      ],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
+    await store.run()
+    expect(store.getState().state).toStrictEqual({ recipe: { title: 'Soup', servings: 2 } })
+    await store.approve(undefined, { title: 'Stew' })
+    expect(agent.inputs[1]!.state).toStrictEqual({ recipe: { title: 'Stew', servings: 2 } })
+  })
+
+  it('approve(id, edits) on a draft the server wrote under a whole-arguments mapping merges the edits too', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe', tool_argument: '*' }]),
+          ev.delta({ op: 'replace', path: '/recipe', value: { title: 'Soup', servings: 2 } }),
+          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }]),
+        ],
+        done,
+      ],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
+    await store.run()
+    expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['recipe'])
+    await store.approve(undefined, { title: 'Stew' })
+    expect(agent.inputs[1]!.state).toStrictEqual({ recipe: { title: 'Stew', servings: 2 } })
+  })
+
+  it('approve(id, edits): edits that are not an object keyed like the arguments are refused (INVALID_ANSWER)', async () => {
+    const agent = writerAgent(interruptOnW1)
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
+    await store.run()
+    const before = store.getState()
+    for (const edits of [['x'], 'text', 42]) {
+      await expect(store.approve(undefined, edits as unknown as Record<string, unknown>)).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
+    }
+    expect(store.getState()).toBe(before)
+    expect(agent.inputs).toHaveLength(1)
+  })
+
+  it('answer run options given with an earlier answer of several still apply to the resumed run', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          interrupt(input.runId, [
+            { id: 'a', reason: 'tool_call' },
+            { id: 'b', reason: 'tool_call' },
+          ]),
+        ],
+        done,
+      ],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: {} })
+    const context = [{ description: 'c', value: '1' }]
+    await store.run({ context, forwardedProps: { mode: 'fast' } })
+    await answering(store).approve('a', undefined, { tools: [{ name: 't', description: 'T', parameters: {} }] })
+    await store.reject('b')
+    const sent = agent.inputs[1]!
+    expect({ tools: sent.tools, context: sent.context, forwardedProps: sent.forwardedProps }).toStrictEqual({
+      tools: [{ name: 't', description: 'T', parameters: {} }],
+      context,
+      forwardedProps: { mode: 'fast' },
+    })
+  })
+
+  it('answer run options: a timeoutMs given with the answer times the resumed request out, and the answer is given back', async () => {
+    const agent = new DrivenAgent()
+    agent.autoStart = false
+    const store = createAgentStore<Doc>({ agent, initialState: {} })
+    const first = store.run()
+    await until(() => agent.open)
+    agent.push(ev.runStarted(agent.input.runId))
+    agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call' }]))
+    await first
+    const answered = answering(store).approve(undefined, undefined, { timeoutMs: 50 } as RunOptions)
+    expect(await settled(answered)).toBe('resolved')
+    expect(agent.inputs).toHaveLength(2)
+    expect(store.getState()).toMatchObject({ status: 'interrupted', error: { code: 'TRANSPORT', reason: 'timeout' } })
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
+  })
+
+  it('answer run options: on_interrupt’s resume joins a command the resumed run’s forwardedProps already had', async () => {
+    const agent = new ScriptedAgent({
+      runs: [(input) => [ev.runStarted(input.runId), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(input.runId)], done],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: {} })
+    await store.run({ forwardedProps: { command: { goto: 'review' }, mode: 'fast' } })
+    await store.respond(undefined, 'yes')
+    expect(agent.inputs[1]!.forwardedProps).toStrictEqual({ command: { goto: 'review', resume: 'yes' }, mode: 'fast' })
+  })
+
+  it('answers without an agent apply locally: the draft committed, nothing sent, the promise resolves', async () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
+    store.apply([ev.runStarted('r1'), ...writeDocument(), interrupt('r1', [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])])
+    expect(await settled(store.approve())).toBe('resolved')
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], predictions: [] })
+    expect(store.getState().committed).toStrictEqual({ document: 'draft text' })
+  })
+
+  it('an interrupt whose answer reached the server is not opened again when the resumed run announces it once more', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }])],
+        (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }])],
+      ],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: {} })
+    await store.run()
+    await store.approve()
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
+  })
+
+  it('an event type from a newer protocol is ignored: no error, no change, onEvent still sees it', () => {
+    const store = createAgentStore<Doc>({ initialState: { n: 1 } })
+    const seen: string[] = []
+    store.onEvent((event) => seen.push(event.type))
+    const before = store.getState()
+    store.apply({ type: 'SOMETHING_NEW', payload: 1 } as unknown as BaseEvent)
+    expect(store.getState()).toBe(before)
+    expect(seen).toStrictEqual(['SOMETHING_NEW'])
+  })
+
+  it('abort() of a resumed request still waiting for its first event gives the answer back with no error', async () => {
+    const agent = new DrivenAgent()
+    agent.autoStart = false
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
+    const first = store.run()
+    await until(() => agent.open)
+    agent.push(ev.runStarted(agent.input.runId), ...writeDocument())
+    agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
+    await first
+    const before = store.getState()
+    const answered = store.approve()
+    await until(() => agent.inputs.length === 2)
+    store.abort()
+    expect(await settled(answered)).toBe('resolved')
+    expect(store.getState()).toMatchObject({ status: 'interrupted', error: undefined })
+    expect(store.getState().confirmations).toStrictEqual(before.confirmations)
+    expect(store.getState().state).toStrictEqual(before.state)
+    expect(store.getState().committed).toStrictEqual({ document: 'before' })
+  })
+
+  it('reset() while a resumed request is open settles its promise, clears the outbox and ignores the request’s late events', async () => {
+    const agent = new DrivenAgent()
+    agent.autoStart = false
+    const store = createAgentStore<Doc>({ agent, initialState: { n: 0 } })
+    const first = store.run()
+    await until(() => agent.open)
+    agent.push(ev.runStarted(agent.input.runId))
+    agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call' }]))
+    await first
+    const answered = store.approve()
+    await until(() => agent.inputs.length === 2)
+    store.reset()
+    expect(await settled(answered)).toBe('resolved')
+    agent.push(ev.runStarted(agent.input.runId), ev.snapshot({ n: 9 }))
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], state: { n: 0 }, error: undefined })
+  })
+
+  it('a RUN_FINISHED with a cancelled outcome rolls the run back like a failure, as idle', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.delta({ op: 'replace', path: '/n', value: 2 }),
+          ...writeDocument(),
+          ev.runFinished(input.runId, 't1', { type: 'cancelled' }),
+        ],
+      ],
+    })
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 } })
+    await store.run()
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], predictions: [] })
+    expect(store.getState().state).toStrictEqual({ document: 'before', n: 1 })
+    expect(store.getState().committed).toStrictEqual({ document: 'before', n: 1 })
   })
 })
 
