@@ -1337,6 +1337,106 @@ describe('issue 10 behaviour, in more detail', () => {
   })
 })
 
+describe('edits and drafts against the server, in more detail', () => {
+  /** Runs `during` while a run streams, then finishes it; returns the store and its errors. */
+  async function duringRun<S extends Doc>(initialState: S, during: (store: ReturnType<typeof createAgentStore<S>>, agent: DrivenAgent) => void) {
+    const agent = new DrivenAgent()
+    const { store, errors } = withErrors<S>({ agent, initialState })
+    const running = store.run()
+    await until(() => agent.open)
+    during(store, agent)
+    agent.finish()
+    await running
+    return { store, errors: errors.filter((e) => e.code === 'EDIT_CONFLICT') }
+  }
+  const item = (id: string, text = id) => ({ id, text })
+
+  it('an element the user inserted after another stays after it when the server inserts elsewhere; the user’s append stays last', async () => {
+    const { store, errors } = await duringRun({ items: [item('x'), item('y')] }, (store, agent) => {
+      store.setState((s) => ({ ...s, items: [item('x'), item('mid'), item('y'), item('end')] }))
+      agent.push(ev.delta({ op: 'add', path: '/items/0', value: item('w') }), ev.delta({ op: 'add', path: '/items/-', value: item('z') }))
+    })
+    expect(store.getState().committed.items).toStrictEqual([item('w'), item('x'), item('mid'), item('y'), item('z'), item('end')])
+    expect(errors).toStrictEqual([])
+  })
+
+  it('a record the user removed but the server changed meanwhile stays, as the server has it, with an EDIT_CONFLICT', async () => {
+    const { store, errors } = await duringRun({ items: [item('x'), item('y')] }, (store, agent) => {
+      store.setState((s) => ({ ...s, items: [item('x')] }))
+      agent.push(ev.delta({ op: 'replace', path: '/items/1/text', value: 'server' }))
+    })
+    expect(store.getState().committed.items).toStrictEqual([item('x'), item('y', 'server')])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ path: '/items/1' })
+  })
+
+  it('outside arrays, the user’s key and the server’s other keys of the same object are both kept', async () => {
+    const { store, errors } = await duringRun({ settings: { theme: 'light', size: 1 } }, (store, agent) => {
+      store.setState((s) => ({ ...s, settings: { ...s.settings, theme: 'dark' } }))
+      agent.push(ev.delta({ op: 'replace', path: '/settings/size', value: 2 }))
+    })
+    expect(store.getState().committed).toStrictEqual({ settings: { theme: 'dark', size: 2 } })
+    expect(errors).toStrictEqual([])
+  })
+
+  it('an edit of a key the server then removed is an EDIT_CONFLICT with the user’s value; the key stays removed', async () => {
+    const { store, errors } = await duringRun({ settings: { theme: 'light', size: 1 } }, (store, agent) => {
+      store.setState((s) => ({ ...s, settings: { ...s.settings, theme: 'dark' } }))
+      agent.push(ev.delta({ op: 'remove', path: '/settings/theme' }))
+    })
+    expect(store.getState().committed).toStrictEqual({ settings: { size: 1 } })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ path: '/settings/theme', value: 'dark' })
+  })
+
+  it('a user’s edit of a mapped key during a run wins: later arguments and server values of that key change nothing; no prediction remains', async () => {
+    const { store } = await duringRun({ document: 'before' }, (store, agent) => {
+      agent.push(...writeDocument('draft').slice(0, 3))
+      store.setState((s) => ({ ...s, document: 'mine' }))
+      agent.push(ev.toolArgs('w1', 'more'), ev.toolEnd('w1'), ev.delta({ op: 'replace', path: '/document', value: 'server' }))
+      expect(store.getState().state).toStrictEqual({ document: 'mine' })
+      expect(store.getState().predictions).toStrictEqual([])
+    })
+    expect(store.getState().committed).toStrictEqual({ document: 'mine' })
+    expect(store.getState().predictions).toStrictEqual([])
+  })
+
+  it('a draft only the server wrote goes away when the server puts the value from before the run back', () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
+    store.apply([ev.runStarted('r1'), predict('document', 'write_document', 'document'), ev.delta({ op: 'replace', path: '/document', value: 'server' })])
+    expect(store.getState().predictions.map((p) => [p.toolCallId, p.value])).toStrictEqual([[undefined, 'server']])
+    store.apply(ev.delta({ op: 'replace', path: '/document', value: 'before' }))
+    expect(store.getState().predictions).toStrictEqual([])
+    expect(store.getState().state).toStrictEqual({ document: 'before' })
+  })
+
+  it('a server change to a mapped key while that tool’s call streams is attributed to the call', () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
+    store.apply([
+      ev.runStarted('r1'),
+      predict('document', 'write_document', 'document'),
+      ev.toolStart('w1', 'write_document'),
+      ev.delta({ op: 'replace', path: '/document', value: 'server' }),
+    ])
+    expect(store.getState().predictions.map((p) => [p.toolCallId, p.tool, p.stateKey, p.value])).toStrictEqual([['w1', 'write_document', 'document', 'server']])
+    expect(store.getState().committed).toStrictEqual({ document: 'before' })
+  })
+
+  it('LangGraph’s opening STATE_SNAPSHOT({}) does not blank what the user sees while the run goes on; the next snapshot shows', async () => {
+    const agent = new DrivenAgent()
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'keep', n: 1 } })
+    const running = store.run()
+    await until(() => agent.open)
+    agent.push(ev.snapshot({}))
+    expect(store.getState().state).toStrictEqual({ document: 'keep', n: 1 })
+    agent.push(ev.snapshot({ document: 'keep', n: 2 }))
+    expect(store.getState().state).toStrictEqual({ document: 'keep', n: 2 })
+    agent.finish()
+    await running
+    expect(store.getState().committed).toStrictEqual({ document: 'keep', n: 2 })
+  })
+})
+
 describe('behaviours the mutation run found unpinned', () => {
   it('reject() of an on_interrupt sends { accepted: false } as the resume command and discards the drafts', async () => {
     const agent = new ScriptedAgent({
