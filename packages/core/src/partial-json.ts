@@ -20,7 +20,7 @@ export interface PartialJsonReader {
   end(): boolean
   /** The current best partial value of the whole document (undefined until something is known). */
   readonly value: unknown
-  /** `selectArgument(value, argument)`. */
+  /** `selectArgument(value, argument)`, without rebuilding the value while only a top-level string grew. */
   argument(argument: string | undefined): unknown
   /** True once the top-level value is complete. */
   readonly done: boolean
