@@ -92,6 +92,25 @@ describe('CopilotKit: draft, interrupt tool, approve', () => {
   })
 })
 
+describe('CopilotKit: cancel', () => {
+  it('cancel restores the document, sends status: cancelled with the cancelled tool result, and the next turn works', async () => {
+    const s = open('draft-cancel')
+    const callId = await draft(s, [{ text: 'Cancelled.' }])
+    await s.store.cancel()
+    const [, cancelled] = await bodies(base, s.threadId)
+    expect(cancelled!.resume).toEqual([{ interruptId: callId, status: 'cancelled' }])
+    expect(cancelled!.state).toEqual(initialState)
+    // CopilotKit's own client answers a cancelled tool_call interrupt with {"status":"cancelled"}.
+    expect(cancelled!.messages.filter((message) => message.role === 'tool')).toEqual([
+      { id: expect.any(String), role: 'tool', toolCallId: callId, content: '{"status":"cancelled"}' },
+    ])
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState, committed: initialState, confirmations: [] })
+    await script(base, '*', [{ text: 'Next.' }])
+    await s.store.run({ message: 'Fine' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState })
+  })
+})
+
 describe('CopilotKit: server state tools, edits, turns, errors', () => {
   it('applies AGUISendStateDelta and AGUISendStateSnapshot and sends the result back', async () => {
     const s = open('state-tools')

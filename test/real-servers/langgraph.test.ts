@@ -142,6 +142,23 @@ describe('LangGraph: reject and cancel', () => {
   })
 })
 
+describe('LangGraph: approve with edits', () => {
+  it('sends the edited document in the resume payload; the graph saves it and the store commits it', async () => {
+    const s = open('approve-edited')
+    await draft(s)
+    const interruptId = s.store.getState().confirmations[0]!.id
+    await s.store.approve(interruptId, { document: 'Edited by the user.' })
+    const [, approved] = await bodies(base, s.threadId)
+    expect(approved!.resume).toEqual([{ interruptId, status: 'resolved', payload: { accepted: true, document: 'Edited by the user.' } }])
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [] })
+    expect(done.state).toMatchObject({ document: 'Edited by the user.', revision: 1 })
+    expect(done.committed).toMatchObject({ document: 'Edited by the user.', revision: 1 })
+    const log = await serverLog(base, s.threadId)
+    expect(serverState(protocolEvents(log[1]!))).toMatchObject({ document: 'Edited by the user.', revision: 1 })
+  })
+})
+
 describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', () => {
   it('names the tool call from the on_interrupt value, resumes through forwardedProps.command.resume, and commits on approve', async () => {
     const s = open('legacy-approve', 'writer-legacy')

@@ -91,6 +91,25 @@ describe('Mastra: suspending tool, approve and reject', () => {
   })
 })
 
+describe('Mastra: cancel', () => {
+  it('cancel sends status: cancelled, the tool never runs, and the next turn works', async () => {
+    const s = open('suspend-cancel')
+    await suspend(s, [{ text: 'Never said.' }])
+    const interruptId = s.store.getState().confirmations[0]!.id
+    await s.store.cancel()
+    const [, cancelled] = await bodies(base, s.threadId)
+    expect(cancelled!.resume).toEqual([{ interruptId, status: 'cancelled' }])
+    const log = await serverLog(base, s.threadId)
+    expect(protocolEvents(log[1]!).map((event) => event.type)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT', 'RUN_FINISHED'])
+    const done = s.store.getState()
+    expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [] })
+    expect(orphanToolMessages(done.messages)).toEqual([])
+    await script(base, '*', [{ text: 'Next.' }])
+    await s.store.run({ message: 'Fine' })
+    expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
+  })
+})
+
 describe('Mastra: working memory, edits, turns, errors', () => {
   it('a user edit made while the agent streams reaches the server on the next run and comes back in its snapshot', async () => {
     const s = open('edit-while-streaming')

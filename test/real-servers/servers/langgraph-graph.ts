@@ -75,7 +75,7 @@ function defaultTurn(state: WriterStateType): Turn {
   }
   const request = typeof last?.content === 'string' ? last.content : 'a story'
   // Paced, so that the page shows the draft growing.
-  return { tool: 'write_document', args: { document: storyFor(request) }, chunkSize: 6, delayMs: 15 }
+  return { tool: 'write_document', args: { document: storyFor(request) }, chunkSize: 6, delayMs: 30 }
 }
 
 function storyFor(request: string): string {
