@@ -55,7 +55,14 @@ export function checkEvent(event: unknown): Event | undefined {
  * edits); `limits` bound activity content as they bound state.
  */
 export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits: AgentStoreLimits = defaultLimits): AgentSnapshot<S> {
+  // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
+    case EventType.TEXT_MESSAGE_CONTENT:
+      return reduceTextMessageContent(snapshot, event)
+    case EventType.REASONING_MESSAGE_CONTENT:
+      return reduceReasoningMessageContent(snapshot, event)
+    case EventType.TOOL_CALL_ARGS:
+      return reduceToolCallArgs(snapshot, event)
     case EventType.RUN_STARTED:
       return reduceRunStarted(snapshot, event)
     case EventType.RUN_FINISHED:
@@ -68,14 +75,10 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits:
       return reduceStepFinished(snapshot, event)
     case EventType.TEXT_MESSAGE_START:
       return reduceTextMessageStart(snapshot, event)
-    case EventType.TEXT_MESSAGE_CONTENT:
-      return reduceTextMessageContent(snapshot, event)
     case EventType.TEXT_MESSAGE_END:
       return reduceTextMessageEnd(snapshot, event)
     case EventType.TOOL_CALL_START:
       return reduceToolCallStart(snapshot, event)
-    case EventType.TOOL_CALL_ARGS:
-      return reduceToolCallArgs(snapshot, event)
     case EventType.TOOL_CALL_END:
       return reduceToolCallEnd(snapshot, event)
     case EventType.TOOL_CALL_RESULT:
@@ -84,8 +87,6 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits:
       return reduceMessagesSnapshot(snapshot, event)
     case EventType.REASONING_MESSAGE_START:
       return reduceReasoningMessageStart(snapshot, event)
-    case EventType.REASONING_MESSAGE_CONTENT:
-      return reduceReasoningMessageContent(snapshot, event)
     case EventType.REASONING_MESSAGE_END:
       return reduceReasoningMessageEnd(snapshot, event)
     case EventType.REASONING_ENCRYPTED_VALUE:
