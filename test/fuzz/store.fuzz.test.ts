@@ -280,7 +280,8 @@ const op = fc.oneof(
       kind: fc.constant('server-set' as const),
       key: fc.constantFrom('a' as const, 'b' as const),
       value: fc.nat(9),
-      nested: fc.boolean(),
+      /** What a listener does on the notification this delta causes: a nested run() (refused) or abort(). */
+      listener: fc.constantFrom('none' as const, 'none' as const, 'run' as const, 'abort' as const),
     }),
     weight: 3,
   },
@@ -351,6 +352,7 @@ async function scenario(ops: readonly Op[]) {
   let requests = 0
   let expectedResume: { interruptId: string; status: string; payload?: unknown }[] | undefined
   let nestedOnNext = false
+  let abortOnNext = false
   let onInterrupted: ((snapshot: AgentSnapshot<State>) => void) | undefined
   let onIdle: (() => void) | undefined
 
@@ -360,6 +362,10 @@ async function scenario(ops: readonly Op[]) {
       checkCoherent(snapshot)
     } catch (error) {
       listenerFailures.push(error)
+    }
+    if (abortOnNext && snapshot.status === 'running') {
+      abortOnNext = false
+      store.abort()
     }
     if (nestedOnNext && snapshot.status === 'running') {
       nestedOnNext = false
@@ -450,10 +456,20 @@ async function scenario(ops: readonly Op[]) {
         break
       case 'server-set':
         if (!streaming()) continue
-        nestedOnNext = step.nested
+        // A listener's command needs a notification: a delta that changes nothing causes none.
+        if (step.listener !== 'none' && (store.getState().state[step.key] === step.value || model.userKeys.has(step.key))) continue
+        nestedOnNext = step.listener === 'run'
+        abortOnNext = step.listener === 'abort'
         agent.push({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: `/${step.key}`, value: step.value }] })
         nestedOnNext = false
+        abortOnNext = false
         model.serverSet(step.key, step.value)
+        if (step.listener === 'abort') {
+          // The listener saw the delta applied; its abort() ran right after: the run is rolled back.
+          await flush()
+          model.rollBack('idle')
+          checkArrays(store.getState(), model, false)
+        }
         break
       case 'chunk':
         if (!streaming()) continue
