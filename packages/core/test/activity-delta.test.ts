@@ -145,6 +145,27 @@ describe('ACTIVITY_DELTA', () => {
   })
 })
 
+describe('activity content from the wire', () => {
+  it('refuses an own __proto__ key as the state does, and pollutes nothing', () => {
+    const { store, activity, errors } = activityStore({ ok: true })
+    const before = store.getState().messages
+    const content = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>
+    store.apply([
+      e({ type: 'ACTIVITY_SNAPSHOT', messageId: 'act', activityType: 'progress', content }),
+      e({
+        type: 'ACTIVITY_DELTA',
+        messageId: 'act',
+        activityType: 'progress',
+        patch: [{ op: 'add', path: '/x', value: JSON.parse('{"__proto__": {"polluted": true}}') }],
+      }),
+    ])
+    expect(store.getState().messages).toBe(before)
+    expect(activity().content).toEqual({ ok: true })
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(errors.map((error) => (error as AgentStoreError).code)).toEqual(['INVALID_STATE', 'PATCH_FAILED'])
+  })
+})
+
 describe('reduceEvent with limits (what the store passes it)', () => {
   it('bounds activity content by the limits it is given, and by the defaults without them', () => {
     const blank = blankSnapshot('t', {})
