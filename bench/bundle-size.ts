@@ -121,7 +121,7 @@ export async function benchBundleSize(): Promise<Row[]> {
       value: kB(own.gzip),
       note: `${own.gzip} B gzip, ${own.minified} B minified. Per file (gzip estimated as the file's share of the minified bytes): ${perFileNote}`,
     },
-    ...dependencyRows,
+    ...(dependencyRows.length > 0 ? dependencyRows : [{ name: 'of which other dependencies', value: 'none' }]),
     ...bindings,
   ].map((row) => ({ scenario: SCENARIO, ...row }))
 }
