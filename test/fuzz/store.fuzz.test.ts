@@ -1,9 +1,10 @@
 import { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
-import { type AgentSnapshot, createAgentStore } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, createAgentStore } from '@agent-state/core'
 import fc from 'fast-check'
 import { Observable, type Subscriber } from 'rxjs'
 import { describe, expect, it } from 'vitest'
+import { restoreModel, snapshotModel } from '../../packages/core/src/model-io'
 
 type Item = { id: string; text: string }
 type State = { a: number; b: number; document: string; items: Item[]; tags: string[] }
@@ -320,8 +321,15 @@ const op = fc.oneof(
   { arbitrary: fc.constant({ kind: 'fail' as const }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'abort' as const }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('answer' as const), order: answerOrder, start: often }), weight: 4 },
+  { arbitrary: fc.constant({ kind: 'restore' as const }), weight: 1 },
 )
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
+
+/** A snapshot with its error as plain data: an error's `cause` (any object the transport threw) is not part of the model. */
+const comparable = (snapshot: AgentSnapshot<State>) => {
+  const { error } = snapshot
+  return { ...snapshot, error: error && { name: error.name, message: error.message, ...Object.fromEntries(Object.entries(error)) } }
+}
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -336,7 +344,7 @@ async function allSettle(promises: Promise<unknown>[]) {
 async function scenario(ops: readonly Op[]) {
   const initial: State = { a: 0, b: 0, document: 'start', items: [{ id: 'i0', text: 't0' }], tags: ['g0', 'g1'] }
   const agent = new DrivenAgent()
-  const store = createAgentStore<State>({ agent, initialState: initial })
+  let store: AgentStore<State> = createAgentStore<State>({ agent, initialState: initial })
   const model = new Reference(initial)
   const promises: Promise<unknown>[] = []
   const refusedNested: Promise<unknown>[] = []
@@ -357,7 +365,7 @@ async function scenario(ops: readonly Op[]) {
   let onIdle: (() => void) | undefined
 
   const listenerFailures: unknown[] = []
-  store.subscribe((snapshot, previous) => {
+  const listener = (snapshot: AgentSnapshot<State>, previous: AgentSnapshot<State>) => {
     try {
       checkCoherent(snapshot)
     } catch (error) {
@@ -381,7 +389,8 @@ async function scenario(ops: readonly Op[]) {
       onIdle = undefined
       handler()
     }
-  })
+  }
+  store.subscribe(listener)
 
   /** A request opened: check what it carries, and open the reference's run. */
   const opened = (restorePoint?: Reference) => {
@@ -637,6 +646,16 @@ async function scenario(ops: readonly Op[]) {
           model.rollBack(status)
           checkArrays(store.getState(), model, false)
         }
+        break
+      }
+      case 'restore': {
+        // Between requests the model is one JSON value: a store restored from it carries on exactly as this one would.
+        if (running()) continue
+        const saved = JSON.parse(JSON.stringify(snapshotModel(store)))
+        const restored = restoreModel<State>({ agent, initialState: initial }, saved)
+        expect(comparable(restored.getState())).toStrictEqual(comparable(store.getState()))
+        store = restored
+        store.subscribe(listener)
         break
       }
       case 'answer': {

@@ -912,6 +912,19 @@ describe('issue 10 behaviour', () => {
     expect(store.getState().committed).toStrictEqual({ a: 6 })
   })
 
+  it('a failed run keeps the user’s deletion of a record even when the server removed it too (found by the fuzz test)', async () => {
+    const agent = new DrivenAgent()
+    const store = createAgentStore<Doc>({ agent, initialState: { items: [{ id: 'x' }, { id: 'y' }] } })
+    const running = store.run()
+    await until(() => agent.open)
+    store.setState((s) => ({ ...s, items: [{ id: 'y' }] }))
+    agent.push(ev.delta({ op: 'remove', path: '/items/0' }))
+    agent.finish(ev.runError('boom'))
+    await running
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().committed).toStrictEqual({ items: [{ id: 'y' }] })
+  })
+
   it('a failed run with keepFailedRunChanges: true keeps the server’s changes and its drafts, committed', async () => {
     const agent = new ScriptedAgent({
       runs: [(input) => [ev.runStarted(input.runId), ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'), ev.runError('boom')]],
