@@ -97,7 +97,7 @@ interface Answering {
   respond(id: string | undefined, payload: unknown, runOptions?: RunOptions): Promise<void>
   cancel(id?: string, runOptions?: RunOptions): Promise<void>
 }
-const answering = (store: unknown) => store as Answering
+const answerWith = (store: unknown) => store as Answering
 
 const byInterrupt = (entries: readonly { interruptId: string }[] | undefined) => [...(entries ?? [])].sort((a, b) => a.interruptId.localeCompare(b.interruptId))
 
@@ -610,10 +610,11 @@ describe('issue 10 behaviour', () => {
         done,
       ])
       const agent = new HttpAgent({ url: server.url, threadId: `t-${failure}` })
-      const store = createAgentStore({ agent, initialState: { document: 'before' }, ...(failure === 'timeout' ? { timeoutMs: 150 } : {}) })
+      const store = createAgentStore({ agent, initialState: { document: 'before' } })
       await store.run()
       const before = store.getState()
-      const answering = store.approve()
+      // The timeout only for the resumed request: a loaded machine must not time the first run out.
+      const answering = failure === 'timeout' ? answerWith(store).approve(undefined, undefined, { timeoutMs: 200 }) : store.approve()
       if (failure === 'abort') {
         await until(() => server!.requests.length === 2)
         store.abort()
@@ -882,7 +883,7 @@ describe('issue 10 behaviour', () => {
   it('a failed run changes nothing the user had: after a truncated stream or a timeout the server’s changes and drafts roll back, the user’s own edit stays', async () => {
     for (const failure of ['truncated', 'timeout'] as const) {
       const agent = new DrivenAgent()
-      const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 }, ...(failure === 'timeout' ? { timeoutMs: 100 } : {}) })
+      const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 }, ...(failure === 'timeout' ? { timeoutMs: 300 } : {}) })
       const running = store.run()
       await until(() => agent.open)
       agent.push(ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'))
@@ -968,10 +969,10 @@ describe('issue 10 behaviour', () => {
     const context = [{ description: 'c', value: '1' }]
     type Answer = (store: ReturnType<typeof createAgentStore<Doc>>) => Promise<void>
     const answers: [string, Answer][] = [
-      ['approve', (store) => answering(store).approve(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['reject', (store) => answering(store).reject(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['respond', (store) => answering(store).respond('i1', { ok: true }, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['cancel', (store) => answering(store).cancel(undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
+      ['approve', (store) => answerWith(store).approve(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
+      ['reject', (store) => answerWith(store).reject(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
+      ['respond', (store) => answerWith(store).respond('i1', { ok: true }, { tools: [], forwardedProps: { mode: 'slow' } })],
+      ['cancel', (store) => answerWith(store).cancel(undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
     ]
     for (const [name, answer] of answers) {
       const agent = writerAgent(interruptOnW1)
@@ -1227,7 +1228,7 @@ describe('issue 10 behaviour, in more detail', () => {
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     const context = [{ description: 'c', value: '1' }]
     await store.run({ context, forwardedProps: { mode: 'fast' } })
-    await answering(store).approve('a', undefined, { tools: [{ name: 't', description: 'T', parameters: {} }] })
+    await answerWith(store).approve('a', undefined, { tools: [{ name: 't', description: 'T', parameters: {} }] })
     await store.reject('b')
     const sent = agent.inputs[1]!
     expect({ tools: sent.tools, context: sent.context, forwardedProps: sent.forwardedProps }).toStrictEqual({
@@ -1246,7 +1247,7 @@ describe('issue 10 behaviour, in more detail', () => {
     agent.push(ev.runStarted(agent.input.runId))
     agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call' }]))
     await first
-    const answered = answering(store).approve(undefined, undefined, { timeoutMs: 50 } as RunOptions)
+    const answered = answerWith(store).approve(undefined, undefined, { timeoutMs: 50 } as RunOptions)
     expect(await settled(answered)).toBe('resolved')
     expect(agent.inputs).toHaveLength(2)
     expect(store.getState()).toMatchObject({ status: 'interrupted', error: { code: 'TRANSPORT', reason: 'timeout' } })
