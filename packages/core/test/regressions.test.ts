@@ -1351,6 +1351,88 @@ describe('issue 10 behaviour, in more detail', () => {
   })
 })
 
+describe('confirmations, in more detail', () => {
+  const twoDrafts = [
+    ev.custom('PredictState', [
+      { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
+      { state_key: 'title', tool: 'set_title', tool_argument: 'title' },
+    ]),
+    ev.toolStart('w1', 'write_document'),
+    ev.toolArgs('w1', '{"document":"D"}'),
+    ev.toolEnd('w1'),
+    ev.toolStart('w2', 'set_title'),
+    ev.toolArgs('w2', '{"title":"T"}'),
+    ev.toolEnd('w2'),
+  ]
+
+  it('on_interrupt names its tool call in any of the spellings servers use: toolCallId, tool_call_id, function_call_id, tool_call.id, toolCall.id', () => {
+    const spellings = [{ toolCallId: 'w2' }, { tool_call_id: 'w2' }, { function_call_id: 'w2' }, { tool_call: { id: 'w2' } }, { toolCall: { id: 'w2' } }]
+    for (const named of spellings) {
+      const store = createAgentStore<Doc>({ initialState: { document: 'd0', title: 't0' } })
+      store.apply([ev.runStarted('r1'), ...twoDrafts, ev.custom('on_interrupt', JSON.stringify({ ...named, question: '?' })), ev.runFinished('r1')])
+      const confirmations = store.getState().confirmations.map((c) => ({ toolCallId: c.toolCallId, stateKeys: c.stateKeys }))
+      expect({ named, confirmations }).toStrictEqual({ named, confirmations: [{ toolCallId: 'w2', stateKeys: ['title'] }] })
+      // The draft nobody has to confirm is committed.
+      expect(store.getState().committed).toStrictEqual({ document: 'D', title: 't0' })
+    }
+  })
+
+  it('confirm_changes calls: one naming function_call_id governs that call’s drafts; one naming none governs the rest', () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'd0', title: 't0' } })
+    store.apply([
+      ev.runStarted('r1'),
+      ...twoDrafts,
+      ev.toolStart('cc1', 'confirm_changes'),
+      ev.toolArgs('cc1', '{"function_call_id":"w1"}'),
+      ev.toolEnd('cc1'),
+      ev.toolStart('cc2', 'confirm_changes'),
+      ev.toolArgs('cc2', '{}'),
+      ev.toolEnd('cc2'),
+      ev.runFinished('r1'),
+    ])
+    expect(store.getState().confirmations.map((c) => [c.id, c.source, c.stateKeys])).toStrictEqual([
+      ['cc1', 'tool', ['document']],
+      ['cc2', 'tool', ['title']],
+    ])
+    expect(store.getState().committed).toStrictEqual({ document: 'd0', title: 't0' })
+  })
+
+  it('the decision field: the first boolean property when none is required; `accepted` when the schema has no boolean', async () => {
+    const cases: [unknown, Record<string, unknown>][] = [
+      [{ type: 'object', properties: { note: { type: 'string' }, confirmed: { type: 'boolean' } } }, { confirmed: true }],
+      [{ type: 'object', properties: { note: { type: 'string' } }, required: ['note'] }, { accepted: true }],
+      [{ type: 'object', properties: { ok: { type: 'boolean' }, approved: { type: 'boolean' } }, required: ['note', 'approved'] }, { approved: true }],
+    ]
+    for (const [responseSchema, payload] of cases) {
+      const agent = writerAgent((input) => [interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1', responseSchema }])])
+      const store = createAgentStore<Doc>({ agent, initialState: { document: '' } })
+      await store.run()
+      await store.approve()
+      expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload }])
+    }
+  })
+
+  it('a confirmation tool call from an earlier run, or one already answered by a tool message, opens nothing', () => {
+    const store = createAgentStore<Doc>({ initialState: {} })
+    store.apply([ev.runStarted('r1'), ev.toolStart('cc1', 'confirm_changes'), ev.toolEnd('cc1'), ev.runFinished('r1')])
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['cc1'])
+    // A later run fed through apply() does not open the earlier run's call a second time.
+    store.apply([ev.runStarted('r2'), ev.runFinished('r2')])
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['cc1'])
+    store.reset()
+    store.apply([
+      ev.runStarted('r1'),
+      ev.toolStart('cc1', 'confirm_changes', 'm1'),
+      ev.toolEnd('cc1'),
+      ev.toolResult('t1', 'cc1', '{"accepted":true}'),
+      ev.runFinished('r1'),
+    ])
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
+    store.apply([ev.runStarted('r2'), ev.runFinished('r2')])
+    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
+  })
+})
+
 describe('edits and drafts against the server, in more detail', () => {
   /** Runs `during` while a run streams, then finishes it; returns the store and its errors. */
   async function duringRun<S extends Doc>(initialState: S, during: (store: ReturnType<typeof createAgentStore<S>>, agent: DrivenAgent) => void) {
