@@ -24,8 +24,7 @@ function open(name: string): Session<WriterState> {
 }
 
 async function draft(s: Session<WriterState>, after: { text: string }[]): Promise<string> {
-  // The model's turns are a server-wide queue: this file's tests run one at a time.
-  await script(base, '*', [{ tool: 'write_document', args: { document: NEW }, chunkSize: 7 }, ...after])
+  await script(base, s.threadId, [{ tool: 'write_document', args: { document: NEW }, chunkSize: 7 }, ...after])
   await s.store.run({ message: 'Write about the sea' })
   const [run] = await serverLog(base, s.threadId)
   return protocolEvents(run!).find((event) => event.type === 'TOOL_CALL_START')!.toolCallId as string
@@ -64,7 +63,7 @@ describe('CopilotKit: draft, interrupt tool, approve', () => {
     expect(done.committed).toEqual({ document: NEW, title: '' })
     expect(lastText(done.messages)).toBe('Saved.')
 
-    await script(base, '*', [{ text: 'Anything else?' }])
+    await script(base, s.threadId, [{ text: 'Anything else?' }])
     await s.store.run({ message: 'Thanks' })
     const next = s.store.getState()
     expect(next.error).toBeUndefined()
@@ -86,7 +85,7 @@ describe('CopilotKit: draft, interrupt tool, approve', () => {
     const done = s.store.getState()
     expect(done).toMatchObject({ status: 'idle', error: undefined, state: initialState, committed: initialState })
 
-    await script(base, '*', [{ text: 'Next.' }])
+    await script(base, s.threadId, [{ text: 'Next.' }])
     await s.store.run({ message: 'Fine' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState })
   })
@@ -105,7 +104,7 @@ describe('CopilotKit: cancel', () => {
       { id: expect.any(String), role: 'tool', toolCallId: callId, content: '{"status":"cancelled"}' },
     ])
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState, committed: initialState, confirmations: [] })
-    await script(base, '*', [{ text: 'Next.' }])
+    await script(base, s.threadId, [{ text: 'Next.' }])
     await s.store.run({ message: 'Fine' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState })
   })
@@ -114,7 +113,7 @@ describe('CopilotKit: cancel', () => {
 describe('CopilotKit: server state tools, edits, turns, errors', () => {
   it('applies AGUISendStateDelta and AGUISendStateSnapshot and sends the result back', async () => {
     const s = open('state-tools')
-    await script(base, '*', [
+    await script(base, s.threadId, [
       { tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Sea' }] } },
       { tool: 'AGUISendStateSnapshot', args: { snapshot: { document: 'From the server.', title: 'Sea' } } },
       { text: 'Updated.' },
@@ -129,7 +128,7 @@ describe('CopilotKit: server state tools, edits, turns, errors', () => {
     expect(types).toContain('STATE_DELTA')
     expect(types.filter((type) => type === 'STATE_SNAPSHOT').length).toBeGreaterThanOrEqual(2)
 
-    await script(base, '*', [{ text: 'OK.' }])
+    await script(base, s.threadId, [{ text: 'OK.' }])
     await s.store.run({ message: 'Thanks' })
     const [, next] = await bodies(base, s.threadId)
     expect(next!.state).toEqual({ document: 'From the server.', title: 'Sea' })
@@ -144,12 +143,12 @@ describe('CopilotKit: server state tools, edits, turns, errors', () => {
         s.store.setState((state) => ({ ...state, document: 'Edited by the user.' }))
       }
     })
-    await script(base, '*', [{ tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Sea' }] } }, { text: 'Done.' }])
+    await script(base, s.threadId, [{ tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Sea' }] } }, { text: 'Done.' }])
     await s.store.run({ message: 'Set a title' })
     expect(edited).toBe(true)
     expect(s.store.getState().state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
     expect(s.store.getState().committed).toEqual({ document: 'Edited by the user.', title: 'Sea' })
-    await script(base, '*', [{ text: 'OK.' }])
+    await script(base, s.threadId, [{ text: 'OK.' }])
     await s.store.run({ message: 'Next' })
     const [, next] = await bodies(base, s.threadId)
     expect(next!.state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
@@ -158,7 +157,7 @@ describe('CopilotKit: server state tools, edits, turns, errors', () => {
   it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {
     const s = open('three-turns')
     for (let turn = 1; turn <= 3; turn++) {
-      await script(base, '*', [{ text: `Reply ${turn}.` }])
+      await script(base, s.threadId, [{ text: `Reply ${turn}.` }])
       await s.store.run({ message: `Message ${turn}` })
       const snapshot = s.store.getState()
       expect(snapshot).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [], steps: [], state: initialState })
@@ -170,7 +169,10 @@ describe('CopilotKit: server state tools, edits, turns, errors', () => {
 
   it('a model error mid-run ends as error with the state from before the run, and the next turn works', async () => {
     const s = open('model-error')
-    await script(base, '*', [{ tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Half' }] } }, { error: 'model exploded' }])
+    await script(base, s.threadId, [
+      { tool: 'AGUISendStateDelta', args: { delta: [{ op: 'replace', path: '/title', value: 'Half' }] } },
+      { error: 'model exploded' },
+    ])
     await s.store.run({ message: 'Write something' })
     const failed = s.store.getState()
     expect(failed.status).toBe('error')
@@ -178,7 +180,7 @@ describe('CopilotKit: server state tools, edits, turns, errors', () => {
     // A failed run rolls back every state change it made, the server's included.
     expect(failed.state).toEqual(initialState)
     expect(failed.committed).toEqual(initialState)
-    await script(base, '*', [{ text: 'Back again.' }])
+    await script(base, s.threadId, [{ text: 'Back again.' }])
     await s.store.run({ message: 'Try again' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
     const [, retry] = await bodies(base, s.threadId)

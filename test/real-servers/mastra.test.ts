@@ -30,7 +30,7 @@ const lastText = (messages: readonly Message[]) => {
 
 /** A run whose model writes the title to working memory, then calls the suspending tool. */
 async function suspend(s: Session<WriterState>, after: { text: string }[]) {
-  await script(base, '*', [
+  await script(base, s.threadId, [
     { tool: 'updateWorkingMemory', args: { memory: { title: 'Sea' } } },
     { tool: 'write_document', args: { document: NEW }, id: `call_${s.threadId.slice(0, 8)}` },
     ...after,
@@ -63,7 +63,7 @@ describe('Mastra: suspending tool, approve and reject', () => {
     // The resumed run sends TOOL_CALL_RESULT for a call the conversation never showed.
     expect(orphanToolMessages(done.messages)).toEqual([])
 
-    await script(base, '*', [{ text: 'Anything else?' }])
+    await script(base, s.threadId, [{ text: 'Anything else?' }])
     await s.store.run({ message: 'Thanks' })
     const next = s.store.getState()
     expect(next).toMatchObject({ status: 'idle', error: undefined })
@@ -85,7 +85,7 @@ describe('Mastra: suspending tool, approve and reject', () => {
     const done = s.store.getState()
     expect(done).toMatchObject({ status: 'idle', error: undefined })
     expect(orphanToolMessages(done.messages)).toEqual([])
-    await script(base, '*', [{ text: 'Next.' }])
+    await script(base, s.threadId, [{ text: 'Next.' }])
     await s.store.run({ message: 'Fine' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
   })
@@ -104,7 +104,7 @@ describe('Mastra: cancel', () => {
     const done = s.store.getState()
     expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [] })
     expect(orphanToolMessages(done.messages)).toEqual([])
-    await script(base, '*', [{ text: 'Next.' }])
+    await script(base, s.threadId, [{ text: 'Next.' }])
     await s.store.run({ message: 'Fine' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
   })
@@ -120,12 +120,12 @@ describe('Mastra: working memory, edits, turns, errors', () => {
         s.store.setState((state) => ({ ...state, document: 'Edited by the user.' }))
       }
     })
-    await script(base, '*', [{ tool: 'updateWorkingMemory', args: { memory: { title: 'Sea' } } }, { text: 'Done.' }])
+    await script(base, s.threadId, [{ tool: 'updateWorkingMemory', args: { memory: { title: 'Sea' } } }, { text: 'Done.' }])
     await s.store.run({ message: 'Set a title' })
     expect(edited).toBe(true)
     // The end-of-run working-memory snapshot still holds the old document: the edit wins over it.
     expect(s.store.getState().state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
-    await script(base, '*', [{ text: 'OK.' }])
+    await script(base, s.threadId, [{ text: 'OK.' }])
     await s.store.run({ message: 'Next' })
     const [, next] = await bodies(base, s.threadId)
     expect(next!.state).toEqual({ document: 'Edited by the user.', title: 'Sea' })
@@ -138,7 +138,7 @@ describe('Mastra: working memory, edits, turns, errors', () => {
   it('three turns in a row carry state and messages over, and nothing grows that should not', async () => {
     const s = open('three-turns')
     for (let turn = 1; turn <= 3; turn++) {
-      await script(base, '*', [{ text: `Reply ${turn}.` }])
+      await script(base, s.threadId, [{ text: `Reply ${turn}.` }])
       await s.store.run({ message: `Message ${turn}` })
       const snapshot = s.store.getState()
       expect(snapshot).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [], steps: [], state: initialState })
@@ -150,14 +150,14 @@ describe('Mastra: working memory, edits, turns, errors', () => {
 
   it('a model error mid-run ends as error with the state from before the run, and the next turn works', async () => {
     const s = open('model-error')
-    await script(base, '*', [{ tool: 'updateWorkingMemory', args: { memory: { title: 'Half' } } }, { error: 'model exploded' }])
+    await script(base, s.threadId, [{ tool: 'updateWorkingMemory', args: { memory: { title: 'Half' } } }, { error: 'model exploded' }])
     await s.store.run({ message: 'Write something' })
     const failed = s.store.getState()
     expect(failed.status).toBe('error')
     expect(failed.error?.code).toBe('RUN_ERROR')
     expect(failed.state).toEqual(initialState)
     expect(failed.committed).toEqual(initialState)
-    await script(base, '*', [{ text: 'Back again.' }])
+    await script(base, s.threadId, [{ text: 'Back again.' }])
     await s.store.run({ message: 'Try again' })
     expect(s.store.getState()).toMatchObject({ status: 'idle', error: undefined })
     const [, retry] = await bodies(base, s.threadId)

@@ -35,13 +35,13 @@ export function turnParts(turn: Turn): { parts: StreamPart[]; error?: string } {
   return { parts }
 }
 
-/** The model: the next turn of the server-wide queue, or `fallback()` when none is scripted. */
+/** The model: the next turn scripted for the request's thread (or the server-wide queue), else `fallback()`. */
 export function scriptedModel(fallback: () => Turn = () => ({ text: 'OK.' })): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     provider: 'scripted',
     modelId: 'scripted',
     doStream: async () => {
-      const { parts, error } = turnParts(nextTurn('*') ?? fallback())
+      const { parts, error } = turnParts(nextTurn() ?? fallback())
       const stream = new ReadableStream({
         start(controller) {
           for (const part of parts) controller.enqueue(part)

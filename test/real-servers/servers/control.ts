@@ -1,9 +1,13 @@
 // Shared by the three server processes: the HTTP listener on 127.0.0.1, the test-only control routes,
 // the log of what each run received and sent, and the scripted turns the models play.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 
 /** One scripted model turn: text, one tool call whose arguments stream in chunks, or a thrown error. */
-export type Turn = { text: string } | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string } | { error: string }
+export type Turn =
+  | { text: string }
+  | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string; delayMs?: number }
+  | { error: string }
 
 export interface LoggedRun {
   path: string
@@ -16,8 +20,11 @@ export interface LoggedRun {
 const scripts = new Map<string, Turn[]>()
 const log: LoggedRun[] = []
 
-/** The next scripted turn for a thread ('*' is the queue of servers whose model cannot see the thread). */
-export function nextTurn(threadId: string): Turn | undefined {
+/** The thread of the request being served, for models that cannot see it (the AI SDK ones). */
+export const requestThread = new AsyncLocalStorage<string>()
+
+/** The next scripted turn for a thread, else from the server-wide queue '*'. */
+export function nextTurn(threadId: string = requestThread.getStore() ?? '*'): Turn | undefined {
   const queue = scripts.get(threadId) ?? scripts.get('*')
   return queue?.shift()
 }

@@ -7,7 +7,7 @@ import { BuiltInAgent, CopilotRuntime, defineTool } from '@copilotkit/runtime/v2
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node'
 import { z } from 'zod'
 import { scriptedModel } from './ai-sdk-model'
-import { listen, recordingProxy } from './control'
+import { listen, recordingProxy, requestThread } from './control'
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true'
 
@@ -19,8 +19,29 @@ const writeDocument = defineTool({
   interruptMessage: 'Approve the new document?',
 })
 
+type AgentConfig = ConstructorParameters<typeof BuiltInAgent>[0]
+
+/** A BuiltInAgent whose runs execute in their thread's context, so the model plays that thread's script. */
+class ScriptedAgent extends BuiltInAgent {
+  constructor(private readonly agentConfig: AgentConfig) {
+    super(agentConfig)
+  }
+
+  override run(input: Parameters<BuiltInAgent['run']>[0]) {
+    const observable = super.run(input)
+    // The run starts when subscribed: subscribe inside the thread's context.
+    const subscribe = observable.subscribe.bind(observable) as (...args: unknown[]) => ReturnType<typeof observable.subscribe>
+    observable.subscribe = ((...args: unknown[]) => requestThread.run(input.threadId, () => subscribe(...args))) as typeof observable.subscribe
+    return observable
+  }
+
+  override clone(): ScriptedAgent {
+    return new ScriptedAgent(this.agentConfig)
+  }
+}
+
 const runtime = new CopilotRuntime({
-  agents: { writer: new BuiltInAgent({ model: scriptedModel(), tools: [writeDocument], maxSteps: 5 }) },
+  agents: { writer: new ScriptedAgent({ model: scriptedModel(), tools: [writeDocument], maxSteps: 5 }) },
 })
 const listener = createCopilotNodeListener({ runtime, basePath: '/api', activateChannels: false })
 

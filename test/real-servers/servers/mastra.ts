@@ -9,7 +9,7 @@ import { createTool } from '@mastra/core/tools'
 import { Memory } from '@mastra/memory'
 import { z } from 'zod'
 import { scriptedModel } from './ai-sdk-model'
-import { handleControl, listen, logRun, readBody, writeEvent } from './control'
+import { handleControl, listen, logRun, readBody, requestThread, writeEvent } from './control'
 
 const writeDocument = createTool({
   id: 'write_document',
@@ -60,18 +60,21 @@ await listen(async (request, response) => {
   const agent = new MastraAgent({ agentId: 'writer', agent: mastra.getAgent('writer'), resourceId: `user-${input.threadId}` })
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   await new Promise<void>((resolve) => {
-    const subscription = agent.run(input).subscribe({
-      next: (event) => writeEvent(response, run, event),
-      error: (error: unknown) => {
-        writeEvent(response, run, { type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error) })
-        response.end()
-        resolve()
-      },
-      complete: () => {
-        response.end()
-        resolve()
-      },
-    })
+    // Subscribed inside the thread's context: the model plays the script of this request's thread.
+    const subscription = requestThread.run(String(input.threadId), () =>
+      agent.run(input).subscribe({
+        next: (event) => writeEvent(response, run, event),
+        error: (error: unknown) => {
+          writeEvent(response, run, { type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error) })
+          response.end()
+          resolve()
+        },
+        complete: () => {
+          response.end()
+          resolve()
+        },
+      }),
+    )
     response.on('close', () => {
       if (response.writableFinished) return
       subscription.unsubscribe()
