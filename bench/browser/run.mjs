@@ -1,7 +1,7 @@
 // npm run bench:browser: builds the page once (production), then measures every contender on every
 // workload in Debian's Chromium. Main-thread CPU is CDP's Performance.getMetrics TaskDuration
 // around the run; rounds are interleaved (each round runs every contender once, in a rotated order).
-//   ROUNDS=5 (default)   WORKLOADS=state,draft,text   CONTENDERS=agent-state,@ag-ui/client,copilotkit,floor
+//   ROUNDS=3 (default)   WORKLOADS=state,draft,text   CONTENDERS=agent-state,@ag-ui/client,copilotkit,floor
 import { execFileSync } from 'node:child_process'
 import { createReadStream, existsSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
-const rounds = Number(process.env.ROUNDS || 5)
+const rounds = Number(process.env.ROUNDS || 3)
 const workloads = (process.env.WORKLOADS || 'state,draft,text').split(',')
 const contenders = (process.env.CONTENDERS || 'agent-state,@ag-ui/client,copilotkit,floor').split(',')
 const runTimeoutMs = 180_000
