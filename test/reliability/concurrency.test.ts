@@ -55,14 +55,14 @@ const phases: Phase[] = [
     reached: (s) => s.messages.length > 0,
     committed: initialState,
   },
-  { name: 'mid tool arguments, with a draft', handlers: [holdAfter(prelude)], reached: (s) => s.predictions.length === 1, committed: afterPrelude },
+  { name: 'mid tool arguments, with a draft', handlers: [holdAfter(prelude)], reached: (s) => s.predictions.length === 1, committed: initialState },
   {
     name: 'between deltas',
     handlers: [
       holdAfter((input) => [ev.started(input), ev.delta({ op: 'replace', path: '/count', value: 1 }), ev.delta({ op: 'add', path: '/extra', value: [1] })]),
     ],
     reached: (s) => 'extra' in (s.state as object),
-    committed: { ...initialState, count: 1, extra: [1] } as Doc,
+    committed: initialState,
   },
   {
     name: 'inside a step',
@@ -79,8 +79,8 @@ const phases: Phase[] = [
     },
     start: (store) => store.approve('i1'),
     reached: (s) => s.predictions.length === 1,
-    // The approved draft was committed by approve(); the resumed run's own draft is discarded.
-    committed: { doc: 'draft', count: 1 },
+    // The approved draft was committed by approve(); what the resumed run changed is rolled back.
+    committed: { doc: 'draft', count: 0 },
   },
 ]
 
@@ -149,10 +149,12 @@ describe('abort() during every phase of a run', () => {
       if (snapshot.state.count === 3) store.abort()
     })
     await store.run()
-    expect(store.getState()).toMatchObject({ status: 'idle', state: { count: 3 } })
+    // The abort rolls back what the run changed; nothing after it is applied.
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { count: 0 } })
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(Math.max(...counts)).toBe(3)
-    expect(store.getState().state.count).toBe(3)
+    expect(counts.at(-1)).toBe(0)
+    expect(store.getState().state.count).toBe(0)
   })
 
   it('abort() then run() at once: the old stream never touches the new run', async () => {
@@ -184,9 +186,10 @@ describe('abort() during every phase of a run', () => {
     const second = store.run()
     await Promise.all([first, second])
     await new Promise((resolve) => setTimeout(resolve, 80))
-    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: { doc: 'new', count: 1 } })
-    expect(docs.filter((doc) => doc.startsWith('old ') && doc !== docs[0])).toEqual([])
-    expect(server.requests[server.requests.length - 1]!.state).toEqual({ doc: expect.stringMatching(/^(before|old \d+)$/), count: 1 })
+    // The aborted run's change (count: 1) was rolled back before the second run started.
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: { doc: 'new', count: 0 } })
+    expect(docs.filter((doc) => doc.startsWith('old '))).toEqual([])
+    expect(server.requests[server.requests.length - 1]!.state).toEqual({ doc: 'before', count: 0 })
     expect(oldWrites).toBeLessThan(20)
   })
 

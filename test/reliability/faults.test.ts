@@ -29,8 +29,10 @@ interface Fault {
   name: string
   handler: Handler
   code: 'TRANSPORT' | 'RUN_ERROR'
-  /** The committed state the failure must leave. */
+  /** The committed state the failure must leave: the one from before the run. */
   committed: Doc
+  /** Whether the fault comes after the prelude's draft streamed. */
+  drafted?: boolean
   status?: number
 }
 
@@ -39,17 +41,19 @@ const faults: Fault[] = [
     name: 'the connection drops mid-event',
     handler: afterDraft(async (x) => (await x.write(cutEvent), x.destroy())),
     code: 'TRANSPORT',
-    committed: afterPrelude,
+    committed: initialState,
+    drafted: true,
   },
-  { name: 'the body ends cleanly mid-event', handler: afterDraft((x) => x.end(cutEvent)), code: 'TRANSPORT', committed: afterPrelude },
+  { name: 'the body ends cleanly mid-event', handler: afterDraft((x) => x.end(cutEvent)), code: 'TRANSPORT', committed: initialState, drafted: true },
   {
     name: 'the last event, RUN_FINISHED, lacks its blank line',
     handler: afterDraft((x) => x.end(`${sse([ev.toolEnd('c1')])}data: ${JSON.stringify(ev.finished(x.input))}\n`)),
     code: 'TRANSPORT',
-    committed: afterPrelude,
+    committed: initialState,
+    drafted: true,
   },
-  { name: 'the body ends mid-run with no terminal event', handler: afterDraft((x) => x.end()), code: 'TRANSPORT', committed: afterPrelude },
-  { name: 'the connection drops mid-run', handler: afterDraft((x) => x.destroy()), code: 'TRANSPORT', committed: afterPrelude },
+  { name: 'the body ends mid-run with no terminal event', handler: afterDraft((x) => x.end()), code: 'TRANSPORT', committed: initialState, drafted: true },
+  { name: 'the connection drops mid-run', handler: afterDraft((x) => x.destroy()), code: 'TRANSPORT', committed: initialState, drafted: true },
   {
     name: 'the body ends after RUN_STARTED only',
     handler: (x) => (x.start(), x.end(sse([ev.started(x.input)]))),
@@ -141,7 +145,8 @@ const faults: Fault[] = [
     name: 'RUN_ERROR mid-run',
     handler: afterDraft((x) => x.end(sse([ev.error('model overloaded', 'overloaded')]))),
     code: 'RUN_ERROR',
-    committed: afterPrelude,
+    committed: initialState,
+    drafted: true,
   },
 ]
 
@@ -157,11 +162,12 @@ it('shows the prelude of every fault as a draft while it streams', async () => {
   expectDraftInFlight(store)
   store.abort()
   await done
-  expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: afterPrelude, predictions: [] })
+  // abort() rolls back what the run changed, as a failure does, but is no error.
+  expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState, predictions: [] })
 })
 
 describe('each fault ends the run in error, drafts discarded, committed state intact, ready for the next run', () => {
-  it.each(faults)('$name', async ({ handler, code, committed, status }) => {
+  it.each(faults)('$name', async ({ handler, code, committed, drafted, status }) => {
     server.handle(handler, healthy)
     const { store, errors } = storeOn(server)
     let sawDraft = false
@@ -173,7 +179,7 @@ describe('each fault ends the run in error, drafts discarded, committed state in
     })
     await store.run()
     unsubscribe()
-    expect(sawDraft).toBe(committed === afterPrelude)
+    expect(sawDraft).toBe(drafted === true)
     expectFailed(store, code, committed)
     const error = store.getState().error!
     // A RUN_ERROR is the server's report, not the store's: see the separate onError test below.
@@ -238,7 +244,7 @@ describe('a server that never answers', () => {
     await expectReady(store, server, initialState)
   })
 
-  it('abort() after a draft streamed restores the draft and closes the request', async () => {
+  it('abort() after a draft streamed rolls the run back and closes the request', async () => {
     server.handle(
       afterDraft((x) => x.closed),
       healthy,
@@ -248,7 +254,7 @@ describe('a server that never answers', () => {
     await waitFor(() => store.getState().predictions.length === 1)
     store.abort()
     await done
-    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: afterPrelude, committed: afterPrelude, predictions: [] })
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: initialState, committed: initialState, predictions: [] })
     await server.exchanges.at(-1)!.closed
     expect(server.exchanges.at(-1)!.abandoned()).toBe(true)
     await expectReady(store, server)

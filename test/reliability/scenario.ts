@@ -5,8 +5,8 @@ import { expect } from 'vitest'
 import { ev, type Handler, type HostileServer, reply } from './hostile-server'
 
 /**
- * The state every fault scenario starts from. A failing run first commits `count: 1` (a key no
- * prediction maps, so it stays) and drafts `doc` from a tool call (a draft, so it must go).
+ * The state every fault scenario starts from. A failing run first changes `count: 1` (a key no
+ * prediction maps) and drafts `doc` from a tool call; when it fails, both are rolled back.
  */
 export interface Doc {
   doc: string
@@ -54,8 +54,8 @@ export function expectDraftInFlight(store: AgentStore<Doc>) {
   expect(snapshot.predictions).toHaveLength(1)
 }
 
-/** A failed run: status 'error' with a stable code, the draft gone, the committed change kept. */
-export function expectFailed(store: AgentStore<Doc>, code: string, committed: Doc = afterPrelude) {
+/** A failed run: status 'error' with a stable code, and every state change it made rolled back. */
+export function expectFailed(store: AgentStore<Doc>, code: string, committed: Doc = initialState) {
   const snapshot = store.getState()
   expect(snapshot.status).toBe('error')
   expect(snapshot.error?.code).toBe(code)
@@ -66,7 +66,7 @@ export function expectFailed(store: AgentStore<Doc>, code: string, committed: Do
 }
 
 /** The next run works and sends the committed state. */
-export async function expectReady(store: AgentStore<Doc>, server: HostileServer, committed: Doc = afterPrelude) {
+export async function expectReady(store: AgentStore<Doc>, server: HostileServer, committed: Doc = initialState) {
   const before = server.requests.length
   await store.run()
   expect(server.requests).toHaveLength(before + 1)

@@ -344,6 +344,6 @@ describe('event size', () => {
     store.setState({ doc: 'before', count: 0 })
     await store.run()
     expectFailed(store, 'LIMIT_EXCEEDED')
-    await expectReady(store, server, afterPrelude)
+    await expectReady(store, server)
   })
 })

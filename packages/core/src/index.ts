@@ -16,9 +16,13 @@ export type {
   Prediction,
   PredictionMapping,
   ReadableAgentStore,
+  RunInfo,
   RunOptions,
   RunStatus,
   StandardSchemaV1,
   StateUpdate,
   StateValidator,
+  Subagent,
+  SubagentStatus,
+  SubagentStep,
 } from './types'

@@ -2,7 +2,7 @@ import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput
 import { AgentStoreError } from './errors'
 import type { Model, RunContext, RunSettings } from './model'
 import { checkEvent, reduceEvent } from './reduce'
-import { expandChunk } from './reduce/chunks'
+import { expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
@@ -85,7 +85,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   try {
     let next = delivered
     const effects: Effect[] = []
-    const events = event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.TOOL_CALL_CHUNK ? expandChunk(next.snapshot, event) : [event]
+    const events = isChunk(event) ? expandChunk(next.snapshot, event) : [event]
     for (const one of events) next = reduceOne(next, one, effects, config)
     if (isTerminal(event.type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
     effects.push({ type: 'event', event })
@@ -120,7 +120,7 @@ function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, req
 }
 
 function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>): Model<S> {
-  const snapshot = reduceEvent(model.snapshot, event)
+  const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
   switch (event.type) {
     case EventType.RUN_STARTED:
       return startedRun(model, snapshot, event.runId, config)
@@ -202,9 +202,20 @@ function giveBack<S>(model: Model<S>, error: AgentStoreError | undefined): Model
     messages: restore.messages,
     status: 'interrupted',
     steps: [],
+    subagentSteps: [],
     error,
   }
-  return { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined, run: undefined, request: undefined, outbox: undefined }
+  return {
+    ...model,
+    snapshot,
+    server: restore.server,
+    drafts: restore.drafts,
+    edit: undefined,
+    userEdits: [],
+    run: undefined,
+    request: undefined,
+    outbox: undefined,
+  }
 }
 
 function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
@@ -258,9 +269,10 @@ export function startRequest<S>(
   const messages = added.length > 0 ? [...snapshot.messages, ...added] : snapshot.messages
   const started: Model<S> = {
     ...model,
-    snapshot: { ...snapshot, messages, status: 'running', runId, steps: [], error: undefined },
+    snapshot: { ...snapshot, messages, status: 'running', runId, steps: [], subagentSteps: [], run: { runId }, error: undefined },
     server: snapshot.committed,
     edit: undefined,
+    userEdits: [],
     request: { id: runId, delivered: false },
     settings,
   }

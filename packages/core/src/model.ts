@@ -13,8 +13,8 @@ export interface Draft {
   /** The tool call whose arguments wrote it last; undefined when only the server changed it. */
   readonly toolCallId: string | undefined
   readonly tool: string | undefined
-  /** The argument its mapping follows (undefined or '*': the whole arguments object). */
-  readonly toolArgument: string | undefined
+  /** The argument its mapping follows ('*': the whole arguments object). */
+  readonly toolArgument: string
   readonly complete: boolean
   /** False when the key did not exist before the draft: discarding the draft removes it. */
   readonly existed: boolean
@@ -96,6 +96,8 @@ export interface Model<S> {
   readonly drafts: readonly Draft[]
   /** The user's edits during the run in progress, as one edit relative to `server`. */
   readonly edit: Edit | undefined
+  /** The same edits as made (the view seen, the state set), for a failed run to replay on the state from before it. */
+  readonly userEdits: readonly Edit[]
   readonly run: RunContext | undefined
   readonly request: Request | undefined
   readonly outbox: Outbox<S> | undefined
@@ -112,6 +114,7 @@ export function initialModel<S>(snapshot: AgentSnapshot<S>): Model<S> {
     server: snapshot.state,
     drafts: [],
     edit: undefined,
+    userEdits: [],
     run: undefined,
     request: undefined,
     outbox: undefined,

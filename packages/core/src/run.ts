@@ -110,7 +110,10 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
           if (ended) return close()
           touch()
           handlers.event(event)
-          if (open && (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR)) drain()
+          if (open && (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR)) {
+            drain()
+            handlers.end(undefined)
+          }
         },
         error: (error: unknown) => (ended ? finish() : stop(bodyError ?? toStoreError(error))),
         complete: finish,

@@ -119,6 +119,8 @@ export interface Confirmation {
   readonly value?: unknown
   /** The state keys whose drafts approve commits and reject discards. */
   readonly stateKeys: readonly string[]
+  /** The subagent whose run asked, when a subagent's interrupt. */
+  readonly subagentRunId?: string
 }
 
 export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: AgentSnapshot<TState>) => void

@@ -23,7 +23,7 @@ type Found = Omit<Confirmation, 'stateKeys'> & { names: readonly string[] }
 const optional = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : ({ [key]: value } as Record<K, unknown>))
 
 function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmCalls: ReadonlyMap<string, string | undefined>): Found {
-  const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata } = interrupt as Interrupt & Record<string, unknown>
+  const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata, subagentRunId } = interrupt as Interrupt & Record<string, unknown>
   // An interrupt naming a confirmation tool call governs the drafts that call confirms.
   const confirmed = typeof toolCallId === 'string' ? confirmCalls.get(toolCallId) : undefined
   return {
@@ -36,6 +36,7 @@ function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmC
     ...optional('responseSchema', responseSchema),
     ...optional('expiresAt', expiresAt),
     ...optional('metadata', metadata),
+    ...optional('subagentRunId', subagentRunId),
     names: [toolCallId, confirmed].filter((name): name is string => typeof name === 'string'),
   } as Found
 }

@@ -1,9 +1,10 @@
 import type { RunFinishedEvent } from '@ag-ui/core'
-import { rebaseEdit } from '../edits'
+import { mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations } from './confirmations'
+import { endRunWork } from './lifecycle'
 import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
 export type RunEnding =
@@ -35,13 +36,18 @@ export function endOfRun<S>(
     snapshot = { ...snapshot, status: ending.status, steps: [], error: ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
   if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
-    const rebased = model.edit ? rebaseEdit(model.edit, run.base, config.merge) : undefined
-    for (const error of rebased?.conflicts ?? []) effects.push({ type: 'report', error })
-    const rolledBack = { ...model, server: (rebased ? rebased.value : run.base) as S, edit: undefined, run: undefined }
+    // The user's own edits are replayed, as they were made, on the state from before the run.
+    let server = run.base
+    for (const edit of model.userEdits) {
+      const merged = mergeEdit(edit.base, edit.mine, server, config.merge, edit.whole)
+      for (const error of merged.conflicts) effects.push({ type: 'report', error })
+      server = merged.value
+    }
+    const rolledBack = { ...model, server: server as S, edit: undefined, userEdits: [], run: undefined }
     const drafts = rolledBack.drafts.filter((draft) => !runKeys.includes(draft.stateKey))
     return { model: settle({ ...rolledBack, drafts }, snapshot, effects, config), effects }
   }
-  let next: Model<S> = { ...model, run: undefined }
+  let next: Model<S> = { ...model, run: undefined, userEdits: [] }
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
   if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
   const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)

@@ -149,7 +149,7 @@ function makeDraft(
     runId: run.runId,
     toolCallId,
     tool,
-    toolArgument,
+    toolArgument: toolArgument ?? '*',
     complete,
     existed: baseline !== ABSENT,
     baseline: baseline === ABSENT ? undefined : baseline,
@@ -228,9 +228,10 @@ export function draftFromArguments<S>(
     const held = findDraft(drafts, mapping.stateKey)
     if (!written && !(complete && held?.toolCallId === toolCallId)) continue
     // Most chunks change only the value: the draft stays as it is.
-    if (held && held.toolCallId === toolCallId && held.complete === complete && held.toolArgument === mapping.toolArgument && held.tool === tool) continue
+    const argument = mapping.toolArgument ?? '*'
+    if (held && held.toolCallId === toolCallId && held.complete === complete && held.toolArgument === argument && held.tool === tool) continue
     const draft = held
-      ? { ...held, toolCallId, tool, toolArgument: mapping.toolArgument, complete }
+      ? { ...held, toolCallId, tool, toolArgument: argument, complete }
       : makeDraft(run, mapping.stateKey, valueAt(run.base, mapping.stateKey), toolCallId, tool, mapping.toolArgument, complete)
     drafts = held ? drafts.map((other) => (other === held ? draft : other)) : [...drafts, draft]
   }

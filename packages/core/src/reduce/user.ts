@@ -36,7 +36,8 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
       const whole = keys.filter((key) => findDraft(model.drafts, key))
       const edit = recordEdit(model.edit, model.server, state, touched, whole)
       const userKeys = [...new Set([...run.userKeys, ...keys])]
-      const next = { ...model, edit, drafts, run: { ...run, userKeys } }
+      const userEdits = [...model.userEdits, { base: view, mine: state, whole }]
+      const next = { ...model, edit, userEdits, drafts, run: { ...run, userKeys } }
       return { model: settle(next, { ...model.snapshot, state }, effects, config), effects }
     }
     let server = model.server
@@ -194,16 +195,14 @@ function editedValues<S>(model: Model<S>, keys: readonly string[], edits: Record
   if (!edits) return values
   for (const key of keys) {
     const draft = findDraft(model.drafts, key)!
-    const argument = draft.toolArgument ?? mappedArgument(model, key)
-    if (argument === undefined || argument === '*') {
+    const argument = draft.toolArgument
+    if (argument === '*') {
       const current = valueAt(model.snapshot.state, key)
       values.set(key, { ...(isPlainObject(current) ? current : {}), ...edits })
     } else if (Object.hasOwn(edits, argument)) values.set(key, edits[argument])
   }
   return values
 }
-
-const mappedArgument = <S>(model: Model<S>, key: string) => model.run?.mappings.find((mapping) => mapping.stateKey === key)?.toolArgument ?? key
 
 function pickSettings(options: RunOptions | undefined): Partial<RunSettings> {
   if (!options) return {}
