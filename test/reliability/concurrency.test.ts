@@ -4,7 +4,7 @@ import type { RunAgentInput } from '@ag-ui/core'
 import { type AgentSnapshot, type AgentStore, createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Exchange, ev, type Handler, type HostileServer, reply, sse, startHostileServer, waitFor } from './hostile-server'
-import { afterPrelude, type Doc, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
+import { type Doc, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {

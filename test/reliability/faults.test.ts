@@ -5,7 +5,7 @@ import type { AgentStoreError, RunOptions } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectRun } from '../../packages/core/src/run'
 import { type Exchange, ev, type Handler, type HostileServer, httpError, reply, sse, startHostileServer, waitFor } from './hostile-server'
-import { afterPrelude, type Doc, expectDraftInFlight, expectFailed, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
+import { type Doc, expectDraftInFlight, expectFailed, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {

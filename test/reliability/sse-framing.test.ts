@@ -5,7 +5,7 @@ import { createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SseFramer } from '../../packages/core/src/sse-transport'
 import { ev, gate, type HostileServer, reply, sse, startHostileServer } from './hostile-server'
-import { afterPrelude, type Doc, expectFailed, expectReady, healthy, prelude, storeOn } from './scenario'
+import { type Doc, expectFailed, expectReady, healthy, prelude, storeOn } from './scenario'
 
 let server: HostileServer
 beforeAll(async () => {

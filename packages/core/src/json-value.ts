@@ -101,6 +101,7 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
 }
 
 // Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (when unpaired).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what it looks for.
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /** The length of `JSON.stringify(text)`: quotes and escapes included. Scans only strings that need escaping. */

@@ -4,7 +4,6 @@ import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations } from './confirmations'
-import { endRunWork } from './lifecycle'
 import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
 export type RunEnding =
