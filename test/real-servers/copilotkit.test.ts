@@ -91,6 +91,22 @@ describe('CopilotKit: draft, interrupt tool, approve', () => {
   })
 })
 
+describe('CopilotKit: the resumed run keeps the run options', () => {
+  it('sends the tools, context and forwardedProps of the run it resumes', async () => {
+    const s = open('resume-run-options')
+    const tools = [{ name: 'show_toast', description: 'Shows a message to the user', parameters: { type: 'object', properties: { text: { type: 'string' } } } }]
+    const context = [{ description: 'The user’s locale', value: 'en-GB' }]
+    const forwardedProps = { temperature: 0 }
+    await script(base, s.threadId, [{ tool: 'write_document', args: { document: NEW }, chunkSize: 7 }, { text: 'Saved.' }])
+    await s.store.run({ message: 'Write about the sea', tools, context, forwardedProps })
+    expect(s.store.getState().status).toBe('interrupted')
+    await s.store.approve()
+    const [first, resumed] = await bodies(base, s.threadId)
+    expect(first).toMatchObject({ tools, context, forwardedProps })
+    expect(resumed).toMatchObject({ tools, context, forwardedProps })
+  })
+})
+
 describe('CopilotKit: cancel', () => {
   it('cancel restores the document, sends status: cancelled with the cancelled tool result, and the next turn works', async () => {
     const s = open('draft-cancel')
