@@ -322,6 +322,8 @@ const op = fc.oneof(
   { arbitrary: fc.constant({ kind: 'abort' as const }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('answer' as const), order: answerOrder, start: often }), weight: 4 },
   { arbitrary: fc.constant({ kind: 'restore' as const }), weight: 1 },
+  // The server's whole state as it knows it: its document is still the one from before the run (its tool has not run).
+  { arbitrary: fc.constant({ kind: 'server-echo' as const }), weight: 2 },
 )
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
 
@@ -463,6 +465,23 @@ async function scenario(ops: readonly Op[]) {
         if (!running() || model.started) continue
         startRequest()
         break
+      case 'server-echo': {
+        if (!streaming()) continue
+        const server = {
+          a: model.userKeys.has('a') ? model.base.a : model.committed.a,
+          b: model.committed.b,
+          document: model.base.document,
+          items: model.serverItems,
+          tags: model.serverTags,
+        }
+        const before = store.getState()
+        agent.push({ type: 'STATE_SNAPSHOT', snapshot: structuredClone(server) })
+        // It says nothing new: nothing the user sees changes, drafts included.
+        expect(store.getState().state).toEqual(before.state)
+        expect(store.getState().committed).toEqual(before.committed)
+        expect(store.getState().predictions).toEqual(before.predictions)
+        break
+      }
       case 'server-set':
         if (!streaming()) continue
         // A listener's command needs a notification: a delta that changes nothing causes none.
