@@ -3,6 +3,7 @@
 // Every wait is bounded; every promise the store hands out must settle.
 import { AbstractAgent, HttpAgent } from '@ag-ui/client'
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
+import fc from 'fast-check'
 import { Observable, type Subscriber } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
@@ -830,6 +831,44 @@ describe('issue 10 behaviour', () => {
     expect(agent.inputs[0]!.state).toStrictEqual({ document: 'before' })
     expect(store.getState().state).toStrictEqual({ document: 'before' })
     expect(store.getState().predictions).toStrictEqual([])
+  })
+
+  it('drafts against server state: the result never depends on chunk boundaries (property: any document, any split, echoes of the old value anywhere)', () => {
+    const piece = fc.stringMatching(/^[a-z "\\é\n{}:,]{0,6}$/)
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(40), { maxLength: 6 }),
+        fc.array(fc.nat(40), { maxLength: 3 }),
+        fc.boolean(),
+        (parts, cuts, echoes, interrupted) => {
+          const args = JSON.stringify({ document: parts.join(''), other: 1 })
+          const points = [...new Set(cuts.map((cut) => cut % args.length))].sort((x, y) => x - y)
+          const chunks = [0, ...points, args.length].flatMap((start, i, all) =>
+            i + 1 < all.length && all[i + 1]! > start ? [args.slice(start, all[i + 1])] : [],
+          )
+          const echoAt = new Set(echoes.map((echo) => echo % (chunks.length + 1)))
+          const ending = interrupted ? interrupt('r1', [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]) : ev.runFinished('r1')
+          const feed = (pieces: string[], echo: ReadonlySet<number>) => {
+            const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
+            const events: BaseEvent[] = [ev.runStarted('r1'), predict('document', 'write_document', 'document'), ev.toolStart('w1', 'write_document')]
+            pieces.forEach((chunk, i) => {
+              if (echo.has(i)) events.push(ev.snapshot({ document: 'before' }))
+              events.push(ev.toolArgs('w1', chunk))
+            })
+            if (echo.has(pieces.length)) events.push(ev.snapshot({ document: 'before' }))
+            store.apply([...events, ev.toolEnd('w1'), ev.snapshot({ document: 'before' }), ending])
+            const { state, committed, predictions, confirmations, error } = store.getState()
+            return { state, committed, predictions, stateKeys: confirmations.map((c) => c.stateKeys), error }
+          }
+          const whole = feed([args], new Set())
+          expect(whole.state).toStrictEqual({ document: parts.join('') })
+          expect(whole.committed).toStrictEqual({ document: interrupted ? 'before' : parts.join('') })
+          expect(feed(chunks, echoAt)).toStrictEqual(whole)
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 
   it('drafts against server state: LangGraph’s end-of-run snapshot with the old value, at every split of the arguments, keeps the draft for on_interrupt', () => {
