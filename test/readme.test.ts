@@ -12,6 +12,11 @@ describe('the root README', () => {
     expect(block.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
   })
 
+  it("is the React package's quick start, which packages/react/test/readme.test.tsx runs against the example server", () => {
+    expect(read('./readme-quick-start.tsx')).toBe(read('../packages/react/test/quick-start.tsx'))
+    expect(read('../README.md')).toContain('npm install @agent-state/react @ag-ui/client')
+  })
+
   it('shows the two set-up commands', () => {
     const readme = read('../README.md')
     expect(readme).toContain('npm install && npm start')
