@@ -1,6 +1,6 @@
 import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
-import type { Model, RunContext, RunSettings } from './model'
+import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
 import { checkEvent, reduceEvent } from './reduce'
 import { expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
@@ -33,7 +33,6 @@ export type Effect =
   /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
   | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
   | { type: 'report'; error: AgentStoreError }
-  | { type: 'event'; event: BaseEvent }
 
 export interface Step<S> {
   model: Model<S>
@@ -42,6 +41,8 @@ export interface Step<S> {
   refused?: AgentStoreError
   /** The request a command started: its promise settles when that request is released. */
   requestId?: string
+  /** An event the store took in (applied, or ignored as unknown): the shell shows it to onEvent listeners. */
+  accepted?: BaseEvent
 }
 
 const none: readonly Effect[] = Object.freeze([])
@@ -80,16 +81,18 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   }
   if (event === undefined) {
     // An event type from a newer protocol: ignored, but listeners still see it.
-    return { model: delivered, effects: [{ type: 'event', event: raw as BaseEvent }] }
+    return { model: delivered, effects: none, accepted: raw as BaseEvent }
   }
   try {
-    let next = delivered
+    // Most events change nothing but the model: the effects list is made only when one does.
     const effects: Effect[] = []
-    const events = isChunk(event) ? expandChunk(next.snapshot, event) : [event]
-    for (const one of events) next = reduceOne(next, one, effects, config)
+    let next: Model<S>
+    if (isChunk(event)) {
+      next = delivered
+      for (const one of expandChunk(next.snapshot, event)) next = reduceOne(next, one, effects, config)
+    } else next = reduceOne(delivered, event, effects, config)
     if (isTerminal(event.type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-    effects.push({ type: 'event', event })
-    return { model: next, effects }
+    return { model: next, effects: effects.length > 0 ? effects : none, accepted: event }
   } catch (error) {
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
@@ -152,7 +155,7 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
       return { ...ended.model, request: undefined }
     }
     default:
-      return snapshot === model.snapshot ? model : { ...model, snapshot }
+      return withSnapshot(model, snapshot)
   }
 }
 

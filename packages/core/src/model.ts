@@ -122,3 +122,30 @@ export function initialModel<S>(snapshot: AgentSnapshot<S>): Model<S> {
     answeredInterrupts: [],
   }
 }
+
+/**
+ * A copy of the model to fill in. Field by field on purpose, like `copySnapshot`: it runs once per
+ * token, and one literal shape keeps V8's copies on its fast path (a spread measured several times slower).
+ */
+export function copyModel<S>(model: Model<S>): { -readonly [K in keyof Model<S>]: Model<S>[K] } {
+  return {
+    snapshot: model.snapshot,
+    server: model.server,
+    drafts: model.drafts,
+    edit: model.edit,
+    userEdits: model.userEdits,
+    run: model.run,
+    request: model.request,
+    outbox: model.outbox,
+    settings: model.settings,
+    answeredInterrupts: model.answeredInterrupts,
+  }
+}
+
+/** The model with a new snapshot (the per-token case). */
+export function withSnapshot<S>(model: Model<S>, snapshot: AgentSnapshot<S>): Model<S> {
+  if (model.snapshot === snapshot) return model
+  const next = copyModel(model)
+  next.snapshot = snapshot
+  return next
+}

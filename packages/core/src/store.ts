@@ -48,10 +48,14 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   let busy = false
 
   function dispatch(input: Input<TState>, command?: Queued<TState>['command']) {
-    queue.push(command ? { input, command } : { input })
-    if (busy) return
+    const queued = command ? { input, command } : { input }
+    if (busy) {
+      queue.push(queued)
+      return
+    }
     busy = true
     try {
+      step(queued)
       for (let next = queue.shift(); next; next = queue.shift()) step(next)
     } finally {
       busy = false
@@ -74,6 +78,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     else command?.resolve()
     publish(result.model)
     for (const effect of result.effects) perform(effect)
+    if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)
   }
 
   function publish(next: Model<TState>) {
@@ -104,14 +109,16 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       }
       case 'report':
         return report(effect.error)
-      case 'event':
-        for (const listener of eventListeners) {
-          try {
-            listener(effect.event, model.snapshot)
-          } catch (error) {
-            report(new AgentStoreError('LISTENER', `An event listener threw: ${messageOf(error)}`, { cause: error }))
-          }
-        }
+    }
+  }
+
+  function showEvent(event: BaseEvent) {
+    for (const listener of eventListeners) {
+      try {
+        listener(event, model.snapshot)
+      } catch (error) {
+        report(new AgentStoreError('LISTENER', `An event listener threw: ${messageOf(error)}`, { cause: error }))
+      }
     }
   }
 
@@ -212,8 +219,10 @@ function toMessages(runOptions: RunOptions): Message[] {
 function ownEvent(event: unknown): unknown {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return event
   let copy: Record<string, unknown> | undefined
-  for (const [key, value] of Object.entries(event)) {
-    if (typeof value !== 'object' || value === null) continue
+  // for…in, not Object.entries: the streaming events have only strings, and pay nothing.
+  for (const key in event) {
+    const value = (event as Record<string, unknown>)[key]
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(event, key)) continue
     copy ??= { ...event }
     copy[key] = copyJson(value, 0)
   }

@@ -2,7 +2,7 @@ import type { Message } from '@ag-ui/core'
 import { type MergeOptions, rebaseEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { deepEqual, isPlainObject } from '../json-value'
-import type { Draft, Model, RunContext } from '../model'
+import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from '../model'
 import { createPartialJsonReader, type PartialJsonReader } from '../partial-json'
 import { copySnapshot } from '../snapshot'
 import type { AgentSnapshot, PredictionMapping } from '../types'
@@ -165,20 +165,33 @@ function argumentsOf(messages: readonly Message[], toolCallId: string): string {
   return ''
 }
 
-/** The reader of a call, fed up to the call's text: from the cache when it has read all but `delta`, else rebuilt. */
-function readerFor<S>(config: MachineConfig<S>, toolCallId: string, text: string, delta: string | undefined) {
+/** Feeds the call's reader up to the call's text: from the cache when it has read all but `delta`, else rebuilt. Returns whether the value changed. */
+function feedReader<S>(config: MachineConfig<S>, toolCallId: string, text: string, delta: string | undefined): boolean {
   const cached = config.readers.get(toolCallId)
-  const before = text.length - (delta?.length ?? 0)
-  if (cached && cached.consumed === before) {
-    const changed = delta === undefined ? cached.reader.end() : cached.reader.push(delta)
+  if (cached && cached.consumed === text.length - (delta?.length ?? 0)) {
     cached.consumed = text.length
-    return { reader: cached.reader, changed }
+    return delta === undefined ? cached.reader.end() : cached.reader.push(delta)
   }
   const reader = createPartialJsonReader()
   let changed = text.length > 0 && reader.push(text)
   if (delta === undefined) changed = reader.end() || changed
   config.readers.set(toolCallId, { reader, consumed: text.length })
-  return { reader, changed }
+  return changed
+}
+
+function mapsTool(mappings: readonly PredictionMapping[], tool: string): boolean {
+  for (const mapping of mappings) if (mapping.tool === tool) return true
+  return false
+}
+
+/** The model with new parts, copied field by field: it runs once per token (see `withSnapshot`). */
+function withDraftParts<S>(model: Model<S>, snapshot: AgentSnapshot<S>, drafts: readonly Draft[], run: RunContext | undefined): Model<S> {
+  if (model.snapshot === snapshot && model.drafts === drafts && model.run === run) return model
+  const next = copyModel(model)
+  next.snapshot = snapshot
+  next.drafts = drafts
+  next.run = run
+  return next
 }
 
 /**
@@ -195,16 +208,16 @@ export function draftFromArguments<S>(
 ): Model<S> {
   let run = model.run
   const tool = run?.streaming[toolCallId]
-  if (!run || tool === undefined) return { ...model, snapshot }
+  if (!run || tool === undefined) return withSnapshot(model, snapshot)
   const complete = delta === undefined
   if (complete) {
     const { [toolCallId]: _ended, ...streaming } = run.streaming
     run = { ...run, streaming }
   }
-  const mapped = run.mappings.some((mapping) => mapping.tool === tool) && !run.stopped.includes(toolCallId)
-  if (!mapped) return { ...model, snapshot, run }
+  if (!mapsTool(run.mappings, tool) || run.stopped.includes(toolCallId)) return withDraftParts(model, snapshot, model.drafts, run)
   const text = argumentsOf(snapshot.messages, toolCallId)
-  const { reader, changed } = readerFor(config, toolCallId, text, delta)
+  const changed = feedReader(config, toolCallId, text, delta)
+  const reader = config.readers.get(toolCallId)!.reader
   if (complete) config.readers.delete(toolCallId)
   // The draft's depth and size, bounded without walking it: the reader knows how deep it went,
   // and a partial value is never larger than the argument text it came from.
@@ -235,12 +248,12 @@ export function draftFromArguments<S>(
       : makeDraft(run, mapping.stateKey, valueAt(run.base, mapping.stateKey), toolCallId, tool, mapping.toolArgument, complete)
     drafts = held ? drafts.map((other) => (other === held ? draft : other)) : [...drafts, draft]
   }
-  if (view === snapshot.state && drafts === model.drafts) return { ...model, snapshot, run }
+  if (view === snapshot.state && drafts === model.drafts) return withDraftParts(model, snapshot, drafts, run)
   const next = copySnapshot(snapshot)
   next.state = view
   next.committed = drafts === model.drafts ? snapshot.committed : deriveCommitted(view, drafts, snapshot.committed)
   next.predictions = derivePredictions(view, drafts, snapshot.predictions)
-  return { ...model, snapshot: next, drafts, run }
+  return withDraftParts(model, next, drafts, run)
 }
 
 /** Mappings that arrive while their tool's calls stream: those calls draft from the text received so far. */
