@@ -66,6 +66,12 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   }
 }
 
+/** A result for a call an answered confirmation named, while no message of the conversation holds that call. */
+function isOrphanOfAnswer<S>(model: Model<S>, toolCallId: string): boolean {
+  if (!model.run?.resumedCalls.includes(toolCallId)) return false
+  return !model.snapshot.messages.some((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
+}
+
 const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
@@ -133,6 +139,15 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
       return acceptServerState(model, snapshot, applyDelta(model.server, event.delta, config.rules), effects, config, false)
     case EventType.CUSTOM:
       return custom(model, snapshot, event.name, event.value, effects, config)
+    case EventType.TOOL_CALL_RESULT:
+      if (isOrphanOfAnswer(model, event.toolCallId)) {
+        // Mastra's suspended tool: its call was never shown, so its result would be a tool message
+        // without a call, which providers refuse. Dropped, and said so.
+        const message = `TOOL_CALL_RESULT for tool call ${event.toolCallId}, which the conversation never showed: dropped`
+        effects.push({ type: 'report', error: new AgentStoreError('INVALID_EVENT', message, { eventType: event.type, reason: 'orphan-result' }) })
+        return model
+      }
+      return withSnapshot(model, snapshot)
     case EventType.TOOL_CALL_START: {
       const run = model.run ?? newRun(model, undefined, undefined, config)
       const streaming = { ...run.streaming, [event.toolCallId]: event.toolCallName }

@@ -44,6 +44,8 @@ export interface RunContext {
   readonly sawState: boolean
   /** The view still shows the state from before the run's opening empty snapshot. */
   readonly holding: boolean
+  /** Tool calls named by the confirmations this run answers. */
+  readonly resumedCalls: readonly string[]
 }
 
 /** The options a run was started with; the run an answer starts sends them again. */

@@ -1,4 +1,4 @@
-import type { Interrupt, Message, RunFinishedEvent } from '@ag-ui/core'
+import type { Interrupt, Message, ResumeEntry, RunFinishedEvent } from '@ag-ui/core'
 import type { Draft, RunContext, WireAnswer } from '../model'
 import type { Confirmation } from '../types'
 import { isObject } from './drafts'
@@ -148,19 +148,45 @@ function schemaHas(schema: unknown, property: string): boolean {
   return isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, property)
 }
 
+function interruptAnswer(confirmation: Confirmation, answer: Answer, accepted: boolean): ResumeEntry {
+  const interruptId = confirmation.id
+  if (answer.kind === 'cancel') return { interruptId, status: 'cancelled' }
+  if (answer.kind === 'respond') return { interruptId, status: 'resolved', payload: answer.payload }
+  const field = decisionField(confirmation.responseSchema)
+  // Spread, not Object.assign: an edit keyed "__proto__" stays data.
+  const payload: Record<string, unknown> = { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: accepted }
+  if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
+  return { interruptId, status: 'resolved', payload }
+}
+
+/**
+ * Whether the answer to an interrupt must also go as the tool message of the call it names. Read
+ * from the wire: a `tool_call` interrupt with no `responseSchema` names a call the conversation
+ * holds without a result (the CopilotKit runtime: it never emits one, and fails the next turn
+ * without it). A server that describes its answer with a schema (agent-framework, .NET) reads it
+ * from `resume` and writes the result itself; LangGraph and Mastra use other reasons.
+ */
+function answersCallToo(confirmation: Confirmation, messages: readonly Message[]): boolean {
+  const { reason, toolCallId, responseSchema } = confirmation
+  if (reason !== 'tool_call' || toolCallId === undefined || responseSchema !== undefined) return false
+  let called = false
+  for (const message of messages) {
+    if (message.role === 'tool' && message.toolCallId === toolCallId) return false
+    if (message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId)) called = true
+  }
+  return called
+}
+
 /** Puts an answer on the wire in the shape each kind of confirmation expects. */
-export function toWire(confirmation: Confirmation, answer: Answer, messageId: string): WireAnswer {
+export function toWire(confirmation: Confirmation, answer: Answer, messageId: string, messages: readonly Message[]): WireAnswer {
   const accepted = answer.kind === 'approve' || answer.kind === 'respond'
   switch (confirmation.source) {
     case 'interrupt': {
-      const interruptId = confirmation.id
-      if (answer.kind === 'cancel') return { resume: { interruptId, status: 'cancelled' } }
-      if (answer.kind === 'respond') return { resume: { interruptId, status: 'resolved', payload: answer.payload } }
-      const field = decisionField(confirmation.responseSchema)
-      // Spread, not Object.assign: an edit keyed "__proto__" stays data.
-      const payload: Record<string, unknown> = { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: accepted }
-      if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
-      return { resume: { interruptId, status: 'resolved', payload } }
+      const resume = interruptAnswer(confirmation, answer, accepted)
+      if (!answersCallToo(confirmation, messages)) return { resume }
+      // The server never writes this call's result: the answer is its result too (CopilotKit's rule).
+      const content = JSON.stringify(resume.status === 'cancelled' ? { status: 'cancelled' } : (resume.payload ?? { status: 'resolved' }))
+      return { resume, message: { id: messageId, role: 'tool', toolCallId: confirmation.toolCallId!, content } }
     }
     case 'tool': {
       const content = answer.kind === 'respond' ? JSON.stringify(answer.payload) : JSON.stringify({ accepted: answer.kind === 'approve' })

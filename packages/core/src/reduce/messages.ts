@@ -263,9 +263,25 @@ export function reduceMessagesSnapshot<S>(snapshot: AgentSnapshot<S>, event: Mes
     else if (keptAsClientOnly(message)) messages.push(message)
   }
   const held = new Set(messages.map((message) => message.id))
-  for (const message of incoming) if (!held.has(message.id)) messages.push(message)
+  for (const message of incoming) {
+    if (held.has(message.id)) continue
+    // A tool result the snapshot adds goes right after its call, as TOOL_CALL_RESULT's does
+    // (@ag-ui/client appends it, which puts it after a reply streamed in the meantime: LangGraph).
+    const at = message.role === 'tool' ? resultSlot(messages, message.toolCallId) : -1
+    if (at === -1) messages.push(message)
+    else messages.splice(at, 0, message)
+  }
   const same = messages.length === snapshot.messages.length && messages.every((message, i) => message === snapshot.messages[i])
   return same ? snapshot : withMessages(snapshot, messages)
+}
+
+/** Where a result for `toolCallId` goes: after the assistant message holding the call and its results; -1 if no message holds it. */
+function resultSlot(messages: readonly Message[], toolCallId: string): number {
+  const index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
+  if (index === -1) return -1
+  let at = index + 1
+  while (at < messages.length && messages[at]!.role === 'tool') at++
+  return at
 }
 
 /** RUN_STARTED.input.messages: the ones not held yet are appended, as @ag-ui/client does. */

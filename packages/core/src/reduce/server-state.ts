@@ -44,6 +44,7 @@ export function newRun<S>(model: Model<S>, runId: string | undefined, requestId:
     stopped: [],
     sawState: false,
     holding: false,
+    resumedCalls: model.outbox ? model.outbox.answered.flatMap((c) => (c.toolCallId === undefined ? [] : [c.toolCallId])) : [],
   }
 }
 

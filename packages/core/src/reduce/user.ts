@@ -116,7 +116,7 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
   }
   const previous = model.outbox
   const outbox: Outbox<S> = {
-    answers: [...(previous?.answers ?? []), toWire(confirmation, answer, input.messageId)],
+    answers: [...(previous?.answers ?? []), toWire(confirmation, answer, input.messageId, model.snapshot.messages)],
     answered: [...(previous?.answered ?? []), confirmation],
     settings: { ...previous?.settings, ...pickSettings(input.options) },
     restore: previous?.restore ?? restorePoint(model),
