@@ -14,6 +14,9 @@ export default defineConfig({
   test: {
     include: ['packages/core/test/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['./stryker.vitest.setup.ts'],
+    // The fuzz and differential tests at a tenth of their usual size: each mutant runs them again.
+    env: { FUZZ_RUNS: '100' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -37,6 +37,12 @@ function withErrors<S>(options: AgentStoreOptions<S>) {
   return { store, errors }
 }
 
+/** A promise made inside a listener is checked later: it must not count as unhandled meanwhile. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {})
+  return promise
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** How a promise ended within `ms`: a promise that never settles is a defect, not a hung test. */
@@ -126,7 +132,7 @@ describe('issue 10 defects, each reproduced', () => {
     await store.run()
     let inner: Promise<void> | undefined
     store.subscribe((snapshot) => {
-      if (inner === undefined && snapshot.confirmations.length === 1 && snapshot.confirmations[0]!.id === 'b') inner = store.approve('b')
+      if (inner === undefined && snapshot.confirmations.length === 1 && snapshot.confirmations[0]!.id === 'b') inner = handled(store.approve('b'))
     })
     const outer = store.approve('a')
     expect(await settled(outer)).toBe('resolved')
@@ -146,7 +152,7 @@ describe('issue 10 defects, each reproduced', () => {
     const store = createAgentStore({ agent, initialState: {} })
     let second: Promise<void> | undefined
     store.subscribe((snapshot, previous) => {
-      if (second === undefined && previous.status === 'running' && snapshot.status === 'idle') second = store.run({ message: 'again' })
+      if (second === undefined && previous.status === 'running' && snapshot.status === 'idle') second = handled(store.run({ message: 'again' }))
     })
     expect(await settled(store.run({ message: 'first' }))).toBe('resolved')
     expect(await settled(second)).toBe('resolved')
@@ -161,7 +167,7 @@ describe('issue 10 defects, each reproduced', () => {
     const store = createAgentStore({ agent, initialState: {} })
     let nested: Promise<void> | undefined
     store.subscribe((snapshot) => {
-      if (nested === undefined && snapshot.status === 'running') nested = store.run()
+      if (nested === undefined && snapshot.status === 'running') nested = handled(store.run())
     })
     expect(await settled(store.run())).toBe('resolved')
     expect(await settled(nested)).toBe('rejected')
@@ -176,7 +182,7 @@ describe('issue 10 defects, each reproduced', () => {
     const store = createAgentStore({ agent, initialState: { document: 'before' } })
     let answered: Promise<void> | undefined
     store.subscribe((snapshot) => {
-      if (answered === undefined && snapshot.status === 'interrupted') answered = store.approve()
+      if (answered === undefined && snapshot.status === 'interrupted') answered = handled(store.approve())
     })
     expect(await settled(store.run())).toBe('resolved')
     expect(await settled(answered)).toBe('resolved')
@@ -194,7 +200,7 @@ describe('issue 10 defects, each reproduced', () => {
       const { store, errors } = withErrors({ agent, initialState: {} })
       let next: Promise<void> | undefined
       store.subscribe((snapshot, previous) => {
-        if (next === undefined && previous.status === 'running' && snapshot.status === ending) next = store.run()
+        if (next === undefined && previous.status === 'running' && snapshot.status === ending) next = handled(store.run())
       })
       await store.run()
       expect(await settled(next)).toBe('resolved')
@@ -535,8 +541,8 @@ describe('issue 10 behaviour', () => {
     let answered = 0
     store.subscribe((snapshot) => {
       const ids = snapshot.confirmations.map((c) => c.id)
-      if (ids.length === 2 && answered === 0) promises.push((answered++, store.reject('b')))
-      else if (ids.length === 1 && answered === 1) promises.push((answered++, store.approve('c')))
+      if (ids.length === 2 && answered === 0) promises.push((answered++, handled(store.reject('b'))))
+      else if (ids.length === 1 && answered === 1) promises.push((answered++, handled(store.approve('c'))))
     })
     promises.push(store.approve('a'))
     await until(() => promises.length === 3)
@@ -1674,7 +1680,7 @@ describe('behaviours the mutation run found unpinned', () => {
     agent.finish()
     await running
     expect(store.getState().committed).toStrictEqual({ a: 6 })
-    const next = store.run()
+    const next = handled(store.run())
     await until(() => agent.inputs.length === 2)
     expect(agent.inputs[1]!.state).toStrictEqual({ a: 6 })
     agent.finish()
