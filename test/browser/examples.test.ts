@@ -191,6 +191,9 @@ describe('vue-writer: a follow-up draft as changes to the approved document', ()
       })
 
       await send(page, 'Give it a different ending')
+      // For the eye: the new ending being written, the old one still there after the cursor.
+      await page.waitForFunction(() => document.querySelector('[data-testid=document] mark.draft') && document.querySelector('[data-testid=document] .cursor'))
+      await screenshot(page, 'vue-writer-streaming')
       await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       const views = await recorded<{ live: boolean; writing: boolean; length: number; deleted: string; added: string; edit: boolean | 'absent' }>(page, 'views')
       const streamed = views.filter((view) => view.writing && view.added !== '')
