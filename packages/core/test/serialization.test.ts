@@ -106,6 +106,41 @@ describe('the model survives JSON at every cut point of every recording', () => 
     }
   }
 
+  it('answers given and not yet sent (the outbox) survive the round trip: the restored store sends them with the last one', async () => {
+    const twoInterrupts = (input: RunAgentInput): BaseEvent[] => [
+      { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId } as BaseEvent,
+      {
+        type: 'RUN_FINISHED',
+        threadId: input.threadId,
+        runId: input.runId,
+        outcome: {
+          type: 'interrupt',
+          interrupts: [
+            { id: 'a', reason: 'tool_call' },
+            { id: 'b', reason: 'input_required' },
+          ],
+        },
+      } as BaseEvent,
+    ]
+    const agents = [new ScriptedAgent({ runs: [twoInterrupts, finishing] }), new ScriptedAgent({ runs: [finishing] })] as const
+    const options = (agent: ScriptedAgent): AgentStoreOptions<Doc> => ({ agent, initialState: { n: 1 }, threadId: 't-outbox' })
+    const original = createAgentStore(options(agents[0]))
+    await original.run({ tools: [{ name: 'pick', description: 'Pick', parameters: {} }], forwardedProps: { mode: 'fast' } })
+    await original.approve('a')
+    expect(original.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
+    const restored = restoreModel(options(agents[1]), throughJson(snapshotModel(original))) as AgentStore<Doc>
+    expect(restored.getState()).toStrictEqual(original.getState())
+    const known = original.getState().messages
+    await original.respond('b', { name: 'Ada' })
+    await restored.respond('b', { name: 'Ada' })
+    expect(agents[1].inputs).toHaveLength(1)
+    expect(agents[1].inputs[0]!.resume).toStrictEqual([
+      { interruptId: 'a', status: 'resolved', payload: { accepted: true } },
+      { interruptId: 'b', status: 'resolved', payload: { name: 'Ada' } },
+    ])
+    expect(normalise(agents[1].inputs[0]!, known)).toStrictEqual(normalise(agents[0].inputs[1]!, known))
+  })
+
   it('a model taken while interrupted, restored, answers with the same input as the original', async () => {
     const recording = recordings.find((r) => r.file.startsWith('02'))!
     const agents: [ScriptedAgent, ScriptedAgent] = [new ScriptedAgent({ runs: [finishing] }), new ScriptedAgent({ runs: [finishing] })]
