@@ -4,6 +4,7 @@ import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations } from './confirmations'
+import { endRunWork } from './lifecycle'
 import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
 export type RunEnding =
@@ -31,8 +32,12 @@ export function endOfRun<S>(
   // A recording fed to apply() may end a run it never started: its interrupts still count.
   const run = model.run ?? (finished ? newRun(model, undefined, undefined, config) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
-  if (ending.kind !== 'finished')
-    snapshot = { ...snapshot, status: ending.status, steps: [], error: ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error }
+  if (ending.kind !== 'finished') {
+    const error = ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error
+    // Open steps close, and subagents still running end as failed with their run.
+    const ended = endRunWork(snapshot, { message: error?.message ?? 'The run was stopped', ...(error?.code ? { code: error.code } : {}) })
+    snapshot = { ...ended, status: ending.status, error }
+  }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
   if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
     // The user's own edits are replayed, as they were made, on the state from before the run.
