@@ -219,7 +219,7 @@ class Reference {
 let unique = 0
 const fresh = (prefix: string) => `${prefix}${++unique}`
 
-/** Checks the store's arrays against the reference's and adopts the store's order of the user's appends (placement is not specified). */
+/** Checks the store's arrays against the reference's; out of a run, the store's arrays (checked) become the reference's. */
 function checkArrays(snapshot: AgentSnapshot<State>, model: Reference, live: boolean) {
   for (const view of [snapshot.state, snapshot.committed]) {
     const items = view.items.filter((item) => !model.itemAppends.has(item.id))
@@ -235,7 +235,8 @@ function checkArrays(snapshot: AgentSnapshot<State>, model: Reference, live: boo
         return { ...item, text: edit.value }
       })
     expect(items).toEqual(expected)
-    for (const id of model.itemAppends) expect(view.items.filter((item) => item.id === id)).toHaveLength(1)
+    // What the user appended stays at the end, in the order appended.
+    expect(view.items.slice(view.items.length - model.itemAppends.size).map((item) => item.id)).toStrictEqual([...model.itemAppends])
     const tags = view.tags.filter((tag) => !model.tagAppends.has(tag))
     expect(tags).toHaveLength(model.serverTags.length)
     model.serverTags.forEach((tag, i) => {
@@ -249,7 +250,7 @@ function checkArrays(snapshot: AgentSnapshot<State>, model: Reference, live: boo
       expect(edit.ambiguous && tags[i] === tag).toBe(true)
       edit.alive = false
     })
-    for (const tag of model.tagAppends) expect(view.tags.filter((t) => t === tag)).toHaveLength(1)
+    expect(view.tags.slice(view.tags.length - model.tagAppends.size)).toStrictEqual([...model.tagAppends])
   }
   // Once a run ends its edits are part of the state: the store's arrays become the reference's.
   if (!live) model.settleArrays(snapshot.committed)
