@@ -8,7 +8,8 @@ import { restoreModel, snapshotModel } from '../../packages/core/src/model-io'
 
 type Item = { id: string; text: string }
 type State = { a: number; b: number; document: string; items: Item[]; tags: string[] }
-type Kind = 'approve' | 'reject' | 'cancel'
+/** How a confirmation is answered: `edit` approves with edits, `respond` sends a payload. */
+type Kind = 'approve' | 'reject' | 'cancel' | 'edit' | 'respond'
 
 const event = (value: Record<string, unknown>) => value as unknown as BaseEvent
 
@@ -267,7 +268,10 @@ function checkCoherent(snapshot: AgentSnapshot<State>) {
 }
 
 const answerOrder = fc.record({
-  kinds: fc.tuple(fc.constantFrom<Kind>('approve', 'reject', 'cancel'), fc.constantFrom<Kind>('approve', 'reject', 'cancel')),
+  kinds: fc.tuple(
+    fc.constantFrom<Kind>('approve', 'reject', 'cancel', 'edit', 'respond'),
+    fc.constantFrom<Kind>('approve', 'reject', 'cancel', 'edit', 'respond'),
+  ),
   bFirst: fc.boolean(),
 })
 
@@ -415,7 +419,10 @@ async function scenario(ops: readonly Op[]) {
   /** Gives the answers to the store; the last one opens the resumed request. */
   const answerStore = (ids: readonly string[], order: Order) => {
     for (const { id, kind } of sequence(ids, order)) {
-      keep(kind === 'approve' ? store.approve(id) : kind === 'reject' ? store.reject(id) : store.cancel(id))
+      if (kind === 'approve') keep(store.approve(id))
+      else if (kind === 'edit') keep(store.approve(id, { document: `edited ${id}` }))
+      else if (kind === 'respond') keep(store.respond(id, { note: id }))
+      else keep(kind === 'reject' ? store.reject(id) : store.cancel(id))
     }
   }
   /** The same answers in the model: what the resumed request must carry, and what a give-back returns to. */
@@ -425,12 +432,14 @@ async function scenario(ops: readonly Op[]) {
     for (const { id, kind } of sequence(model.confirmations, order)) {
       // Only the first confirmation (…a) names the tool call: its answer decides the draft.
       if (id.endsWith('a') && model.held) {
-        if (kind === 'approve') model.keepDraft()
+        if (kind === 'edit') model.draft = `edited ${id}`
+        if (kind === 'approve' || kind === 'edit' || kind === 'respond') model.keepDraft()
         else model.dropDraft()
       }
-      resume.push(
-        kind === 'cancel' ? { interruptId: id, status: 'cancelled' } : { interruptId: id, status: 'resolved', payload: { accepted: kind === 'approve' } },
-      )
+      if (kind === 'cancel') resume.push({ interruptId: id, status: 'cancelled' })
+      else if (kind === 'respond') resume.push({ interruptId: id, status: 'resolved', payload: { note: id } })
+      else if (kind === 'edit') resume.push({ interruptId: id, status: 'resolved', payload: { document: `edited ${id}`, accepted: true } })
+      else resume.push({ interruptId: id, status: 'resolved', payload: { accepted: kind === 'approve' } })
     }
     model.confirmations = []
     expectedResume = resume.sort((x, y) => x.interruptId.localeCompare(y.interruptId))
