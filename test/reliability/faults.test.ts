@@ -327,7 +327,8 @@ describe('idle timeout (connectRun option timeoutMs)', () => {
       httpError(500, 'text/plain', 'no'),
     )
     for (let i = 0; i < 3; i++) await connect(new HttpAgent({ url: server.url }), 10_000)
-    expect(timers()).toBe(before)
+    // Not one per run left behind (a timer of the test runner's own may come or go meanwhile).
+    expect(timers()).toBeLessThanOrEqual(before)
   })
 })
 
