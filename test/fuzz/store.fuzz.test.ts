@@ -316,6 +316,8 @@ const op = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('finish' as const),
       interrupts: fc.nat(2),
+      /** AG-UI interrupts, or (one) confirm_changes tool call left unanswered. */
+      via: fc.constantFrom('interrupt' as const, 'interrupt' as const, 'tool' as const),
       listener: fc.constantFrom('none' as const, 'none' as const, 'answer' as const, 'run' as const),
       order: answerOrder,
       start: often,
@@ -366,6 +368,8 @@ async function scenario(ops: readonly Op[]) {
   let openCall: string | undefined
   let requests = 0
   let expectedResume: { interruptId: string; status: string; payload?: unknown }[] | undefined
+  /** The confirm_changes answers the resumed request must carry as tool messages: call id → content. */
+  let expectedToolAnswers: Record<string, string> = {}
   let nestedOnNext = false
   let abortOnNext = false
   let onInterrupted: ((snapshot: AgentSnapshot<State>) => void) | undefined
@@ -408,6 +412,13 @@ async function scenario(ops: readonly Op[]) {
     const resume = [...(input.resume ?? [])].sort((x, y) => x.interruptId.localeCompare(y.interruptId))
     expect(resume).toStrictEqual(expectedResume ?? [])
     for (const entry of resume) expect(delivered.has(entry.interruptId)).toBe(false)
+    // Every tool call gets at most one answer in the conversation (a resend after a give-back adds none).
+    const toolMessages = input.messages.filter((m) => m.role === 'tool')
+    expect(new Set(toolMessages.map((m) => m.toolCallId)).size).toBe(toolMessages.length)
+    for (const [id, content] of Object.entries(expectedToolAnswers)) {
+      expect(toolMessages.filter((m) => m.toolCallId === id).map((m) => m.content)).toStrictEqual([content])
+    }
+    expectedToolAnswers = {}
     model.open(restorePoint)
     openCall = undefined
   }
@@ -429,8 +440,19 @@ async function scenario(ops: readonly Op[]) {
   const answerModel = (order: Order) => {
     const restorePoint = model.copy()
     const resume: { interruptId: string; status: string; payload?: unknown }[] = []
+    const toolAnswers: Record<string, string> = {}
     for (const { id, kind } of sequence(model.confirmations, order)) {
       // Only the first confirmation (…a) names the tool call: its answer decides the draft.
+      if (id.startsWith('cc')) {
+        // A confirm_changes call is answered by a tool message, not in resume[].
+        if (model.held) {
+          if (kind === 'edit') model.draft = `edited ${id}`
+          if (kind === 'reject' || kind === 'cancel') model.dropDraft()
+          else model.keepDraft()
+        }
+        toolAnswers[id] = kind === 'respond' ? JSON.stringify({ note: id }) : JSON.stringify({ accepted: kind === 'approve' || kind === 'edit' })
+        continue
+      }
       if (id.endsWith('a') && model.held) {
         if (kind === 'edit') model.draft = `edited ${id}`
         if (kind === 'approve' || kind === 'edit' || kind === 'respond') model.keepDraft()
@@ -443,6 +465,7 @@ async function scenario(ops: readonly Op[]) {
     }
     model.confirmations = []
     expectedResume = resume.sort((x, y) => x.interruptId.localeCompare(y.interruptId))
+    expectedToolAnswers = toolAnswers
     return restorePoint
   }
 
@@ -611,8 +634,14 @@ async function scenario(ops: readonly Op[]) {
           agent.push({ type: 'TOOL_CALL_END', toolCallId: openCall })
         }
         const n = ++interrupts
-        const ids = step.interrupts === 0 ? [] : step.interrupts === 1 ? [`i${n}a`] : [`i${n}a`, `i${n}b`]
-        const list = ids.map((id) => ({ id, reason: 'tool_call', ...(id.endsWith('a') && openCall ? { toolCallId: openCall } : {}) }))
+        const tool = step.via === 'tool' && step.interrupts > 0
+        const ids = tool ? [`cc${n}`] : step.interrupts === 0 ? [] : step.interrupts === 1 ? [`i${n}a`] : [`i${n}a`, `i${n}b`]
+        const list = tool ? [] : ids.map((id) => ({ id, reason: 'tool_call', ...(id.endsWith('a') && openCall ? { toolCallId: openCall } : {}) }))
+        if (tool) {
+          agent.push({ type: 'TOOL_CALL_START', toolCallId: ids[0], toolCallName: 'confirm_changes' })
+          agent.push({ type: 'TOOL_CALL_ARGS', toolCallId: ids[0], delta: JSON.stringify(openCall ? { function_call_id: openCall } : {}) })
+          agent.push({ type: 'TOOL_CALL_END', toolCallId: ids[0] })
+        }
         let answered = false
         if (step.listener === 'answer' && ids.length > 0) {
           onInterrupted = (snapshot) => {
@@ -635,7 +664,7 @@ async function scenario(ops: readonly Op[]) {
           type: 'RUN_FINISHED',
           threadId: input.threadId,
           runId: input.runId,
-          ...(ids.length > 0 ? { outcome: { type: 'interrupt', interrupts: list } } : {}),
+          ...(list.length > 0 ? { outcome: { type: 'interrupt', interrupts: list } } : {}),
         })
         onInterrupted = undefined
         onIdle = undefined
@@ -670,6 +699,7 @@ async function scenario(ops: readonly Op[]) {
           Object.assign(model, model.restorePoint.copy())
           model.restorePoint = undefined
           expectedResume = undefined
+          expectedToolAnswers = {}
           if (step.kind !== 'abort') expect(store.getState().error?.code).toBe('TRANSPORT')
         } else {
           model.rollBack(status)
