@@ -750,7 +750,7 @@ describe('store operations against a reference model (fast-check)', () => {
   it('state, committed, status, confirmations and every request agree with the model, with reentrant listeners, failing requests and array edits', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), (ops) => scenario(ops)),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 600) },
     )
   })
 })
