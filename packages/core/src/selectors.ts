@@ -6,5 +6,5 @@ import type { AgentSnapshot } from './types'
 export const canRun = (snapshot: AgentSnapshot<unknown>): boolean =>
   (snapshot.status === 'idle' || snapshot.status === 'error') && snapshot.confirmations.length === 0
 
-/** Whether `approve()`, `reject()`, `respond()` or `cancel()` would be accepted now: the run has ended with a confirmation open. */
+/** Whether an answer (`approve`, `reject`, `respond`, `cancel`) would be accepted now: the run has ended with a confirmation open. With several open, pass the id. */
 export const canAnswer = (snapshot: AgentSnapshot<unknown>): boolean => snapshot.status === 'interrupted' && snapshot.confirmations.length > 0
