@@ -34,7 +34,7 @@ const storeOf = (draft: Draft) =>
     expectEqual(committed.document, '', 'committed keeps the value from before the run')
   })
 
-/** The store's reader (on @streamparser/json) alone, on the same chunks. */
+/** The store's own partial-JSON reader alone, on the same chunks. */
 const readerOf = (draft: Draft): MeasureOptions<readonly string[]> => ({
   setup: () => draft.chunks,
   run: (chunks) => {

@@ -5,5 +5,5 @@ export default defineConfig({
   format: 'esm',
   dts: true,
   platform: 'neutral',
-  external: [/^@ag-ui\//, 'rxjs', 'zod', 'fast-json-patch', '@streamparser/json'],
+  external: [/^@ag-ui\//, 'rxjs', 'zod', 'fast-json-patch'],
 })
