@@ -223,10 +223,21 @@ function ownEvent(event: unknown): unknown {
   for (const key in event) {
     const value = (event as Record<string, unknown>)[key]
     if (typeof value !== 'object' || value === null || !Object.hasOwn(event, key)) continue
+    if (key === 'delta' && isFlatPatch(value)) continue
     copy ??= { ...event }
     copy[key] = copyJson(value, 0)
   }
   return copy ?? event
+}
+
+/** A STATE_DELTA's ops whose values are all primitives: nothing in it can alias the state. */
+function isFlatPatch(delta: unknown): boolean {
+  if (!Array.isArray(delta)) return false
+  for (const op of delta) {
+    if (typeof op !== 'object' || op === null) return false
+    for (const key in op) if (typeof op[key] === 'object' && op[key] !== null) return false
+  }
+  return true
 }
 
 // Deeper than any state the limits allow: left as it is, to be refused by the event's checks.

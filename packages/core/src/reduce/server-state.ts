@@ -76,10 +76,19 @@ export function settle<S>(
   const committed = deriveCommitted(view, model.drafts, snapshot.committed)
   if (committed !== snapshot.committed && committed !== model.snapshot.committed) checkState(committed, config.rules)
   const predictions = derivePredictions(view, model.drafts, snapshot.predictions)
+  // Copied field by field, not spread with overrides: every state event comes through here.
   if (view !== snapshot.state || committed !== snapshot.committed || predictions !== snapshot.predictions) {
-    snapshot = { ...snapshot, state: view, committed, predictions }
+    const next = copySnapshot(snapshot)
+    next.state = view
+    next.committed = committed
+    next.predictions = predictions
+    snapshot = next
   }
-  return { ...model, snapshot, edit }
+  if (model.snapshot === snapshot && model.edit === edit) return model
+  const next = copyModel(model)
+  next.snapshot = snapshot
+  next.edit = edit
+  return next
 }
 
 /** A server state change (STATE_SNAPSHOT or STATE_DELTA) under the drafts of this run. */
@@ -101,7 +110,11 @@ export function acceptServerState<S>(
   const seen = run && (!run.sawState || run.holding) ? { ...run, sawState: true, holding: false } : run
   if (server === model.server && !run?.holding) return { ...model, snapshot, run: seen }
   const { drafts, values } = draftsAfterServerChange(model, server, seen)
-  return settle({ ...model, server, drafts, run: seen }, snapshot, reports, config, values)
+  const next = copyModel(model)
+  next.server = server
+  next.drafts = drafts
+  next.run = seen
+  return settle(next, snapshot, reports, config, values)
 }
 
 const isEmptyObject = (value: unknown) => isPlainObject(value) && Object.keys(value).length === 0
@@ -112,12 +125,13 @@ const isEmptyObject = (value: unknown) => isPlainObject(value) && Object.keys(va
  * A mapped key the server changes on its own becomes a draft too.
  */
 function draftsAfterServerChange<S>(model: Model<S>, server: S, run: RunContext | undefined) {
-  const values = new Map<string, unknown>()
+  let values: Map<string, unknown> | undefined
   let drafts = model.drafts
+  if (drafts.length === 0 && (!run || run.mappings.length === 0)) return { drafts, values }
   for (const draft of model.drafts) {
     const after = valueAt(server, draft.stateKey)
     if (after === valueAt(model.server, draft.stateKey)) continue
-    if (!sameValue(after, baselineOf(draft))) values.set(draft.stateKey, after)
+    if (!sameValue(after, baselineOf(draft))) (values ??= new Map()).set(draft.stateKey, after)
     else if (draft.toolCallId === undefined) drafts = drafts.filter((other) => other !== draft)
   }
   if (!run) return { drafts, values }
@@ -129,7 +143,7 @@ function draftsAfterServerChange<S>(model: Model<S>, server: S, run: RunContext 
     if (after === valueAt(model.server, key) || sameValue(after, baseline)) continue
     const writer = Object.entries(run.streaming).findLast(([, tool]) => run.mappings.some((m) => m.tool === tool && m.stateKey === key))
     drafts = [...drafts, makeDraft(run, key, baseline, writer?.[0], writer?.[1], mapping.toolArgument, false)]
-    values.set(key, after)
+    ;(values ??= new Map()).set(key, after)
   }
   return { drafts, values }
 }

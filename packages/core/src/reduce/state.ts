@@ -22,7 +22,10 @@ export interface StateRules<S> {
 const sizeOf = new WeakMap<object, number>()
 
 function knownSize(value: unknown, maxDepth: number): number {
-  if (typeof value === 'string') return jsonStringSize(value)
+  // An upper bound without reading the string (every character escapes to at most 6): a long
+  // document replaced delta by delta must not be scanned each time; the exact size is measured
+  // only when the bound passes the limit.
+  if (typeof value === 'string') return value.length * 6 + 2
   if (typeof value === 'object' && value !== null) {
     const cached = sizeOf.get(value)
     if (cached !== undefined) return cached
