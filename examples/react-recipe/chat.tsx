@@ -33,7 +33,21 @@ export function Chat() {
         {items.length === 0 && <li className="empty">Ask for a dish, then change anything on the card, even while the agent is still writing it.</li>}
         {items.map((item) => (
           <li key={item.id} className={`message ${item.role}`}>
-            {item.text}
+            {item.role === 'reasoning' ? (
+              <details className="thinking">
+                <summary>Thinking</summary>
+                {item.text}
+              </details>
+            ) : item.progress ? (
+              <div className="activity-card" data-testid="progress">
+                <span>
+                  {item.text} · {item.progress.done}/{item.progress.total}
+                </span>
+                <progress max={item.progress.total} value={item.progress.done} />
+              </div>
+            ) : (
+              item.text
+            )}
             {item.toolCalls.map((name, i) => (
               <span key={i} className="tool-call">
                 {name}

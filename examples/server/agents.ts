@@ -102,6 +102,10 @@ export const recipeAgent: ScriptedAgent = async (input, stream) => {
     const changes = changesFor(request, base)
     const target = changes.reduce((recipe, change) => change.apply(recipe), base)
     const notes = changes.map((change) => change.note).filter(Boolean)
+    // A reasoning model thinks first; the UI shows it as a collapsible block.
+    await run.think(
+      `The user asked for “${request.trim() || 'something to cook'}”. ${dish ? `I know ${target.title}` : 'I have no recipe for that'}: ${target.ingredients.length} ingredients and ${target.instructions.length} steps to write on the card.`,
+    )
     await run.say(
       dish
         ? `Here's ${target.title.toLowerCase()}${notes.length ? `, with ${notes.join(' and ')}` : ''}. I'll fill in the card as I go.`
@@ -109,15 +113,21 @@ export const recipeAgent: ScriptedAgent = async (input, stream) => {
     )
     let recipe: Recipe = { ...target, ingredients: [], instructions: [] }
     show(recipe)
+    // A progress card (an ACTIVITY_SNAPSHOT, then ACTIVITY_DELTA per item) beside the chat.
+    const total = target.ingredients.length + target.instructions.length
+    const progressed = run.progress('Writing the recipe card', total)
+    let done = 0
     await run.pause(2)
     for (const ingredient of target.ingredients) {
       recipe = { ...recipe, ingredients: [...recipe.ingredients, ingredient] }
       show(recipe)
+      progressed(++done)
       await run.pause(3)
     }
     for (const step of target.instructions) {
       recipe = { ...recipe, instructions: [...recipe.instructions, step] }
       show(recipe)
+      progressed(++done)
       await run.pause(4)
     }
     await run.say(

@@ -98,6 +98,28 @@ export function startRun(input: RunAgentInput, stream: AgentStream) {
       return toolCallId
     },
 
+    /** Streams the model's reasoning as a reasoning message inside a reasoning span, as reasoning models do. */
+    async think(text: string): Promise<string> {
+      const messageId = newId()
+      emit({ type: EventType.REASONING_START, messageId })
+      emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning' })
+      for (const delta of tokens(text)) {
+        emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta })
+        await pause()
+      }
+      emit({ type: EventType.REASONING_MESSAGE_END, messageId })
+      emit({ type: EventType.REASONING_END, messageId })
+      return messageId
+    },
+
+    /** A progress card: an activity created with its title and total, then patched as work is done. */
+    progress(title: string, total: number) {
+      const messageId = newId()
+      emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: 'progress', content: { title, done: 0, total } })
+      return (done: number) =>
+        emit({ type: EventType.ACTIVITY_DELTA, messageId, activityType: 'progress', patch: [{ op: 'replace', path: '/done', value: done }] })
+    },
+
     /** A LangGraph-style node: STEP_STARTED, the body, STEP_FINISHED. */
     async step<T>(stepName: string, body: () => Promise<T> | T): Promise<T> {
       emit({ type: EventType.STEP_STARTED, stepName })

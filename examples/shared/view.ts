@@ -4,17 +4,25 @@ import type { AgentSnapshot } from '@agent-state/core'
 
 export interface ChatItem {
   id: string
-  role: 'user' | 'assistant' | 'tool'
+  role: 'user' | 'assistant' | 'tool' | 'reasoning' | 'activity'
   text: string
   /** Names of the tools an assistant message called. */
   toolCalls: string[]
+  /** A progress activity: how much of its work is done. */
+  progress?: { done: number; total: number }
 }
 
-/** The conversation as chat bubbles: text and tool calls; system and empty messages left out. */
+/** The conversation as chat bubbles: text, tool calls, reasoning and progress cards; system and empty messages left out. */
 export function chatItems(messages: readonly Message[]): ChatItem[] {
   const items: ChatItem[] = []
   for (const message of messages) {
-    if (message.role === 'user') {
+    if (message.role === 'reasoning') {
+      items.push({ id: message.id, role: 'reasoning', text: message.content, toolCalls: [] })
+    } else if (message.role === 'activity' && message.activityType === 'progress') {
+      const { title, done, total } = message.content as { title?: unknown; done?: unknown; total?: unknown }
+      const progress = { done: Number(done) || 0, total: Number(total) || 0 }
+      items.push({ id: message.id, role: 'activity', text: typeof title === 'string' ? title : 'Working', toolCalls: [], progress })
+    } else if (message.role === 'user') {
       items.push({ id: message.id, role: 'user', text: textOf(message.content), toolCalls: [] })
     } else if (message.role === 'assistant') {
       const toolCalls = (message.toolCalls ?? []).map((call) => call.function.name)

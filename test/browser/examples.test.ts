@@ -365,6 +365,12 @@ describe('react-recipe: shared state with user edits during the run', () => {
       await waitForStatus(page, 'Idle')
       expect(await itemCount()).toBe(12)
       expect(await title.inputValue()).toBe("Nonna's Carbonara")
+      // The model's reasoning is a collapsed "Thinking" block; the progress card counted every item.
+      const thinking = page.locator('details.thinking')
+      expect(await thinking.count()).toBe(1)
+      expect(await thinking.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false)
+      expect(await thinking.textContent()).toContain('I know Spaghetti Carbonara: 6 ingredients and 6 steps')
+      expect(await page.getByTestId('progress').textContent()).toContain('Writing the recipe card · 12/12')
       // Instructions are part of the card the user can edit, like everything else on it.
       const firstStep = 'Bring a big pot of salted water to a rolling boil.'
       await page.getByRole('textbox', { name: 'Instruction 1' }).fill(firstStep)

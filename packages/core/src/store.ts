@@ -48,15 +48,14 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   let busy = false
 
   function dispatch(input: Input<TState>, command?: Queued<TState>['command']) {
-    const queued = command ? { input, command } : { input }
     if (busy) {
-      queue.push(queued)
+      queue.push(command ? { input, command } : { input })
       return
     }
     busy = true
     try {
-      step(queued)
-      for (let next = queue.shift(); next; next = queue.shift()) step(next)
+      step(input, command)
+      for (let next = queue.shift(); next; next = queue.shift()) step(next.input, next.command)
     } finally {
       busy = false
     }
@@ -64,7 +63,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   const command = (input: Input<TState>) => new Promise<void>((resolve, reject) => dispatch(input, { resolve, reject }))
 
-  function step({ input, command }: Queued<TState>) {
+  function step(input: Input<TState>, command: Queued<TState>['command'] | undefined) {
     let result: ReturnType<typeof transition<TState>>
     try {
       result = transition(model, input, config)
