@@ -1,8 +1,8 @@
-import type { Message, ResumeEntry, RunAgentInput } from '@ag-ui/core'
+import type { Message, ResumeEntry } from '@ag-ui/core'
 import { recordEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { isPlainObject, measureJson } from '../json-value'
-import type { Step } from '../machine'
+import type { Step, startRequest } from '../machine'
 import type { Model, Outbox, RunSettings, WireAnswer } from '../model'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
@@ -86,15 +86,8 @@ function copyUnshared(value: unknown, shared: Set<unknown>): unknown {
 }
 
 type AnswerInput = { id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
-type Starter<S> = (
-  model: Model<S>,
-  runId: string,
-  added: readonly Message[],
-  settings: RunSettings,
-  resume: Pick<RunAgentInput, 'resume'> | undefined,
-  timeoutMs: number | undefined,
-  config: MachineConfig<S>,
-) => Step<S>
+/** The machine's `startRequest`, passed in so this file does not import the machine. */
+type Starter<S> = typeof startRequest<S>
 
 /**
  * approve / reject / respond / cancel. The answer is applied at once (drafts committed or
