@@ -15,8 +15,8 @@ export const screenshotsDir = join(root, 'test-results', 'screenshots')
  * A production build of the examples, in a child process: under vitest NODE_ENV is "test", and a
  * build in this process would bundle the development builds of React and Vue.
  */
-export async function buildExamples(): Promise<string> {
-  const outDir = join(root, 'test-results', 'examples-build')
+export async function buildExamples(directory = 'examples-build'): Promise<string> {
+  const outDir = join(root, 'test-results', directory)
   await promisify(execFile)(
     process.execPath,
     [
@@ -30,7 +30,7 @@ export async function buildExamples(): Promise<string> {
       '--logLevel',
       'error',
     ],
-    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 90_000 },
+    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 },
   )
   return outDir
 }

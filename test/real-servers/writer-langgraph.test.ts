@@ -1,42 +1,25 @@
 // The demo's Vue writer against the real LangGraph server (the `npm run start:langgraph` set-up:
 // /agents/writer proxied by the examples' Vite plugin), driven in Debian's Chromium: draft → approve.
-import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import type { RunAgentInput } from '@ag-ui/core'
 import { type PreviewServer, preview } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentEndpoints } from '../../examples/server/vite-plugin'
-import { type Browser, launchBrowser, recorded, recordInPage, screenshotsDir } from '../browser/harness'
+import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir } from '../browser/harness'
 import { type LoggedRun, servers } from './support'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-// Its own build directory: the integration project's browser test builds into another one at the same time.
-const outDir = join(root, 'test-results', 'real-servers-examples-build')
 
 let browser: Browser
 let server: PreviewServer
 
 beforeAll(async () => {
-  const building = promisify(execFile)(
-    process.execPath,
-    [
-      join(root, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--config',
-      join(root, 'examples/vite.config.ts'),
-      '--outDir',
-      outDir,
-      '--emptyOutDir',
-      '--logLevel',
-      'error',
-    ],
-    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 },
-  )
+  // Its own build directory: the integration project's browser test builds into another one at the same time.
+  const building = buildExamples('real-servers-examples-build')
   building.catch(() => undefined)
   browser = await launchBrowser()
-  await building
+  const outDir = await building
   server = await preview({
     configFile: join(root, 'examples/vite.config.ts'),
     build: { outDir },
