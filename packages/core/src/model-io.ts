@@ -19,6 +19,12 @@ export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): 
   return createAgentStore(options, decode(model) as Model<S>)
 }
 
+/** A model as a plain JSON value (`undefined` and errors tagged). */
+export const encodeModel = (model: Model<unknown>): unknown => encode(model)
+
+/** The model `encodeModel` wrote; the value is trusted: check it before if it came from outside. */
+export const decodeModel = <S>(value: unknown): Model<S> => decode(value) as Model<S>
+
 function encode(value: unknown): unknown {
   if (value === undefined) return { [UNDEFINED]: true }
   if (value instanceof AgentStoreError) {

@@ -20,14 +20,30 @@ interface Queued<S> {
   command?: { resolve(): void; reject(error: unknown): void }
 }
 
-const models = new WeakMap<object, () => Model<unknown>>()
-
-/** The model a store holds right now (for serialization; not part of the public API). */
-export function storeModel(store: object): Model<unknown> {
-  const read = models.get(store)
-  if (!read) throw new TypeError('Not an agent store')
-  return read()
+/** What serialization and the devtools reach through a store; not part of the public API. */
+export interface StoreInternals<S = unknown> {
+  model(): Model<S>
+  readonly options: AgentStoreOptions<S>
+  /** Called after every transition with its input and the models around it; with none, nothing is kept. */
+  observe(listener: Observer<S>): () => void
+  /** One input through the transition, starting no request: a replay. */
+  feed(input: Input<S>): void
+  /** Puts the store at this model (time travel); a request in flight is cancelled first. */
+  replace(model: Model<S>): void
 }
+
+export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
+
+const internals = new WeakMap<object, StoreInternals<never>>()
+
+export function storeInternals<S = unknown>(store: object): StoreInternals<S> {
+  const found = internals.get(store)
+  if (!found) throw new TypeError('Not an agent store')
+  return found as unknown as StoreInternals<S>
+}
+
+/** The model a store holds right now. */
+export const storeModel = (store: object): Model<unknown> => storeInternals(store).model()
 
 export function createAgentStore<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
   const config = machineConfig(options)
@@ -46,15 +62,16 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   const waiting = new Map<string, (() => void)[]>()
   const queue: Queued<TState>[] = []
   let busy = false
+  let observers: readonly Observer<TState>[] = []
 
-  function dispatch(input: Input<TState>, command?: Queued<TState>['command']) {
+  function dispatch(input: Input<TState>, command?: Queued<TState>['command'], replaying?: boolean) {
     if (busy) {
       queue.push(command ? { input, command } : { input })
       return
     }
     busy = true
     try {
-      step(input, command)
+      step(input, command, replaying)
       for (let next = queue.shift(); next; next = queue.shift()) step(next.input, next.command)
     } finally {
       busy = false
@@ -63,10 +80,14 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   const command = (input: Input<TState>) => new Promise<void>((resolve, reject) => dispatch(input, { resolve, reject }))
 
-  function step(input: Input<TState>, command: Queued<TState>['command'] | undefined) {
+  function step(input: Input<TState>, command: Queued<TState>['command'] | undefined, replaying?: boolean) {
+    // Resolved here so an observer records the value, which replays, not the function.
+    if (input.type === 'setState' && typeof input.update === 'function')
+      input = { type: 'setState', update: resolveUpdate(input.update as (previous: TState) => TState, model.snapshot.state) }
+    const before = model
     let result: ReturnType<typeof transition<TState>>
     try {
-      result = transition(model, input, config)
+      result = transition(model, input, replaying ? { ...config, hasAgent: true } : config)
     } catch (error) {
       // A defect in the store itself: reported, and no promise is left waiting.
       report(new AgentStoreError('INVALID_STATE', `The store failed to apply ${input.type}: ${messageOf(error)}`, { cause: error }))
@@ -76,7 +97,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (command && result.requestId !== undefined) waiting.set(result.requestId, [...(waiting.get(result.requestId) ?? []), command.resolve])
     else command?.resolve()
     publish(result.model)
-    for (const effect of result.effects) perform(effect)
+    for (const observer of observers) observer(input, before, result.model)
+    for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
     if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)
   }
 
@@ -183,7 +205,21 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       dispatch({ type: 'reset', state: next, threadId })
     },
   }
-  models.set(store, () => model as Model<unknown>)
+  internals.set(store, {
+    model: () => model,
+    options,
+    observe(observer) {
+      observers = [...observers, observer]
+      return () => {
+        observers = observers.filter((other) => other !== observer)
+      }
+    },
+    feed: (input) => dispatch(input, undefined, true),
+    replace(next) {
+      if (model.request) dispatch({ type: 'abort' })
+      publish({ ...next, request: undefined })
+    },
+  } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   return store
 
   function machineConfig(from: AgentStoreOptions<TState>): MachineConfig<TState> {
@@ -250,6 +286,17 @@ function copyJson(value: unknown, depth: number): unknown {
   for (const [key, item] of Object.entries(value))
     Object.defineProperty(copy, key, { value: copyJson(item, depth + 1), enumerable: true, writable: true, configurable: true })
   return copy
+}
+
+/** The function's value; one that throws becomes a function that throws the same error, which the transition reports. */
+function resolveUpdate<S>(update: (previous: S) => S, previous: S): S | (() => S) {
+  try {
+    return update(previous)
+  } catch (error) {
+    return () => {
+      throw error
+    }
+  }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
