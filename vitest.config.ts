@@ -10,6 +10,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 // Type tests (*.test-d.ts) are checked by `tsc` in `npm test`, before vitest runs.
 const alias = {
   '@agent-state/core/testing': src('./packages/core/src/testing.ts'),
+  '@agent-state/core/internals': src('./packages/core/src/internals.ts'),
   '@agent-state/core': src('./packages/core/src/index.ts'),
   '@agent-state/react': src('./packages/react/src/index.ts'),
   '@agent-state/vue': src('./packages/vue/src/index.ts'),
