@@ -15,6 +15,8 @@ const alias = {
   '@agent-state/react': src('./packages/react/src/index.ts'),
   '@agent-state/vue': src('./packages/vue/src/index.ts'),
   '@agent-state/svelte': src('./packages/svelte/src/index.ts'),
+  '@agent-state/devtools/panel': src('./packages/devtools/src/panel.ts'),
+  '@agent-state/devtools': src('./packages/devtools/src/index.ts'),
 }
 
 export default defineConfig({
@@ -28,6 +30,11 @@ export default defineConfig({
         extends: true,
         resolve: { alias },
         test: { name: 'core', root: './packages/core', environment: 'node', include: ['test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        resolve: { alias },
+        test: { name: 'devtools', root: './packages/devtools', environment: 'node', include: ['test/**/*.test.ts'] },
       },
       {
         extends: true,

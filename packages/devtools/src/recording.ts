@@ -1,0 +1,174 @@
+import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore, type ReadableAgentStore } from '@agent-state/core'
+import { decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
+import { ScriptedAgent, type ScriptedAgentOptions } from '@agent-state/core/testing'
+import type { RecordedEntry } from './recorder'
+
+// A recording is JSON Lines: a header, then one line per input. Values go through the core's
+// model encoding (undefined and errors tagged), so a replayed input is the recorded one.
+
+export const RECORDING_FORMAT = 'agent-state-recording'
+export const RECORDING_VERSION = 1
+/** Kept equal to the package.json files by a test. */
+export const DEVTOOLS_VERSION = '0.1.0'
+/** The core this devtools release is built and tested against (the core has no runtime version). */
+export const CORE_VERSION = '0.1.0'
+
+/** The store options that are plain data; functions (`validate`, `onError`) and the agent are not recorded. */
+export type RecordedOptions = Pick<AgentStoreOptions<unknown>, 'predict' | 'confirmTools' | 'arrayKeys' | 'limits' | 'keepFailedRunChanges' | 'timeoutMs'>
+
+export interface RecordingHeader {
+  readonly format: typeof RECORDING_FORMAT
+  readonly version: typeof RECORDING_VERSION
+  readonly packages: Readonly<Record<string, string>>
+  readonly options: RecordedOptions
+  /** The store's initial state and thread id: what `reset()` without a state returns to. */
+  readonly initialState: unknown
+  readonly threadId: string
+  /** The store validated states: a replay needs the same `validate` to refuse the same events. */
+  readonly validated: boolean
+  /** Inputs dropped before the first one here (the recorder's limit). */
+  readonly dropped: number
+  /** The encoded model the recording starts from. */
+  readonly model: unknown
+}
+
+export interface RecordedLine {
+  readonly time: number
+  readonly input: unknown
+  readonly detached?: true
+}
+
+export interface Recording<S = unknown> {
+  readonly header: RecordingHeader
+  readonly start: Model<S>
+  readonly entries: readonly { time: number; input: Input<S>; detached?: true }[]
+}
+
+const THROWS = '$agent-state:throws'
+
+export function writeRecording<S>(options: AgentStoreOptions<S>, store: object, start: Model<S>, entries: readonly RecordedEntry<S>[], dropped: number): string {
+  const initial = (store as ReadableAgentStore<S>).getInitialState()
+  const plain: Record<string, unknown> = {}
+  for (const key of ['predict', 'confirmTools', 'arrayKeys', 'limits', 'timeoutMs'] as const) if (options[key] !== undefined) plain[key] = options[key]
+  const keep = options.keepFailedRunChanges ?? options.keepDraftsOnError
+  if (keep !== undefined) plain.keepFailedRunChanges = keep
+  const header: RecordingHeader = {
+    format: RECORDING_FORMAT,
+    version: RECORDING_VERSION,
+    packages: { '@agent-state/core': CORE_VERSION, '@agent-state/devtools': DEVTOOLS_VERSION },
+    options: plain as RecordedOptions,
+    initialState: encode(initial.state),
+    threadId: initial.threadId,
+    validated: options.validate !== undefined,
+    dropped,
+    model: encode(start),
+  }
+  const lines = [JSON.stringify(header)]
+  for (const entry of entries) {
+    const line: RecordedLine = { time: entry.time, input: encodeInput(entry.input), ...(entry.detached ? { detached: true as const } : {}) }
+    lines.push(JSON.stringify(line))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+const encode = (value: unknown) => encodeModel(value as Model<unknown>)
+const decode = (value: unknown) => decodeModel(value) as unknown
+
+function encodeInput(input: Input<unknown>): unknown {
+  // A setState function that threw is kept by the store as a function rethrowing its error: written as that error's message.
+  if (input.type === 'setState' && typeof input.update === 'function') return { type: 'setState', update: { [THROWS]: thrownBy(input.update) } }
+  return encode(input)
+}
+
+function thrownBy(update: (previous: unknown) => unknown): string {
+  try {
+    update(undefined)
+    return 'setState function'
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+function decodeInput(value: unknown): Input<unknown> {
+  const update = (value as { type?: unknown; update?: unknown }).update
+  if ((value as { type?: unknown }).type === 'setState' && typeof update === 'object' && update !== null && Object.hasOwn(update, THROWS)) {
+    const message = String((update as Record<string, unknown>)[THROWS])
+    return {
+      type: 'setState',
+      update: () => {
+        throw new Error(message)
+      },
+    }
+  }
+  return decode(value) as Input<unknown>
+}
+
+/** Reads a recording; throws a SyntaxError naming the line that is not one. */
+export function parseRecording<S = unknown>(text: string): Recording<S> {
+  const lines = text.split('\n').filter((line) => line.trim() !== '')
+  const parse = (line: string, number: number) => {
+    try {
+      return JSON.parse(line) as unknown
+    } catch (error) {
+      throw new SyntaxError(`Recording line ${number} is not JSON: ${(error as Error).message}`)
+    }
+  }
+  const header = parse(lines[0] ?? '', 1) as RecordingHeader
+  if (header?.format !== RECORDING_FORMAT) throw new SyntaxError('Not an agent-state recording: its first line has no "format": "agent-state-recording"')
+  if (header.version !== RECORDING_VERSION) throw new SyntaxError(`Recording version ${JSON.stringify(header.version)}; this devtools reads version ${RECORDING_VERSION}`)
+  const entries = lines.slice(1).map((line, i) => {
+    const read = parse(line, i + 2) as RecordedLine
+    return { time: read.time, input: decodeInput(read.input) as Input<S>, ...(read.detached ? { detached: true as const } : {}) }
+  })
+  return { header, start: decodeModel<S>(header.model), entries }
+}
+
+export interface Replay<S> {
+  readonly store: AgentStore<S>
+  /** The snapshot before the first input. */
+  readonly start: AgentSnapshot<S>
+  /** The snapshot after each input, in order: what the recorded store showed. */
+  readonly snapshots: readonly AgentSnapshot<S>[]
+  readonly recording: Recording<S>
+}
+
+/** Functions a recording cannot hold: give the same `validate` for a recording whose header says `validated`. */
+export type ReplayOptions<S> = Pick<AgentStoreOptions<S>, 'validate' | 'onError'>
+
+/**
+ * A fresh store, from the recording's start model, through every recorded input; no request is
+ * made. A recording that starts inside a request (attached mid-run, or its front dropped) replays
+ * that request's events as apply() events: the restored store has no request to match them.
+ */
+export function replayRecording<S = unknown>(text: string, options: ReplayOptions<S> = {}): Replay<S> {
+  const recording = parseRecording<S>(text)
+  const { header, start } = recording
+  const store = createAgentStore<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, start)
+  const internals = storeInternals<S>(store)
+  const orphan = start.request?.id
+  const first = store.getState()
+  const snapshots: AgentSnapshot<S>[] = []
+  for (const { input, detached } of recording.entries) {
+    // The recorded store cancelled its request in a jump here: put the same model, without it.
+    if (detached && internals.model().request) internals.replace(internals.model())
+    internals.feed(orphan !== undefined && input.type === 'event' && input.requestId === orphan ? { type: 'event', event: input.event } : input)
+    snapshots.push(store.getState())
+  }
+  return { store, start: first, snapshots, recording }
+}
+
+/**
+ * A ScriptedAgent whose runs are the recording's server events, grouped per request in order, so
+ * a recorded bug report replays through `run()` and the answers: `createAgentStore({ agent, initialState })`.
+ */
+export function scriptedAgentFromRecording(text: string, options: Omit<ScriptedAgentOptions, 'runs'> = {}): ScriptedAgent {
+  const { header, entries } = parseRecording(text)
+  const runs = new Map<string, unknown[]>()
+  for (const { input } of entries) {
+    if (input.type !== 'event' || input.requestId === undefined) continue
+    const run = runs.get(input.requestId) ?? []
+    run.push(input.event)
+    runs.set(input.requestId, run)
+  }
+  return new ScriptedAgent({ threadId: header.threadId, ...options, runs: [...runs.values()] as ScriptedAgentOptions['runs'] })
+}
