@@ -15,6 +15,12 @@ export type AgentStoreErrorCode =
   | 'EXPIRED'
   | 'EDIT_CONFLICT'
   | 'INVALID_ANSWER'
+  /** A saved thread that cannot be restored: an unknown version, or damaged. */
+  | 'RESTORE'
+  /** The persist storage failed (a quota, a closed database); the store goes on. */
+  | 'PERSIST'
+  /** reconnect() could not re-attach: the agent cannot connect, or the server no longer has the run. */
+  | 'RECONNECT'
 
 // `| undefined` on every optional field: with exactOptionalPropertyTypes, the class must be able to
 // implement the interface with the same types (a consumer's tsc checks our .d.ts with skipLibCheck off).

@@ -1,8 +1,10 @@
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
+export type { PersistOptions, PersistStorage } from './persist'
 export { canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'
+export type { SerializedThread } from './thread'
 export type {
   AgentSnapshot,
   AgentStore,

@@ -3,11 +3,13 @@ import { AgentStoreError } from './errors'
 import { createId } from './ids'
 import { type Effect, type Input, type MachineConfig, transition } from './machine'
 import { initialModel, type Model } from './model'
+import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
 import { acceptState, checkState, defaultLimits, toValidator } from './reduce/state'
 import { ownCopy } from './reduce/user'
 import { connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
+import { readThread, serializeThread } from './thread'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Listener, RunOptions } from './types'
 
 // The shell: it holds the model, runs one transition at a time, publishes the snapshot, then
@@ -30,6 +32,10 @@ export interface StoreInternals<S = unknown> {
   feed(input: Input<S>): void
   /** Puts the store at this model (time travel); a request in flight is cancelled first. */
   replace(model: Model<S>): void
+  /** Writes the persisted thread now; resolves when the storage has it. */
+  flush(): Promise<void>
+  /** Stops persisting (the store is being dropped from memory). */
+  stop(): void
 }
 
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -53,8 +59,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   const initialState = acceptState(undefined as TState, options.initialState, config.rules, 'initialState')
   checkState(initialState, config.rules)
   const initial = blankSnapshot(threadId, initialState)
-  // A restored model starts without a request: the one it had belongs to another store.
-  let model: Model<TState> = restored ? { ...restored, request: undefined } : initialModel(initial)
+  const persister = options.persist ? createPersister(options.persist, () => model as Model<unknown>, report) : undefined
+  // Whether any input has been processed: a thread restored late (an async storage) replaces only an untouched store.
+  let touched = false
+  let restoring: Promise<void> = Promise.resolve()
+  let model: Model<TState> = startingModel(restored ?? saved(), initial, config)
   // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
   let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
@@ -80,11 +89,56 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   const command = (input: Input<TState>) => new Promise<void>((resolve, reject) => dispatch(input, { resolve, reject }))
 
+  /** The thread given as `restore`, or else the persisted one; a bad one is reported and the store starts empty. */
+  function saved(): Model<TState> | undefined {
+    let value: unknown = options.restore
+    if (value == null && options.persist) {
+      try {
+        value = loadPersisted(options.persist)
+      } catch (error) {
+        persister?.start()
+        return notRestored(error)
+      }
+      if (isPromise(value)) {
+        restoring = Promise.resolve(value)
+          .then(restoreLate, (error) => {
+            if (!touched) publish(notRestored(error))
+          })
+          .finally(() => persister?.start())
+        return undefined
+      }
+    }
+    persister?.start()
+    return value == null ? undefined : checked(value)
+  }
+
+  function checked(value: unknown): Model<TState> {
+    try {
+      return readThread(value, config.rules)
+    } catch (error) {
+      return notRestored(error)
+    }
+  }
+
+  /** Reported, and shown as the store's error: the store starts from `initialState`. */
+  function notRestored(cause: unknown): Model<TState> {
+    const error = cause instanceof AgentStoreError ? cause : persistError('read', cause)
+    report(error)
+    return { ...initialModel(initial), snapshot: { ...initial, error } }
+  }
+
+  function restoreLate(value: unknown) {
+    if (value == null) return
+    if (touched) return report(new AgentStoreError('PERSIST', 'The saved thread arrived after the store had changed: not restored', { reason: 'late' }))
+    publish(startingModel(checked(value), initial, config))
+  }
+
   function step(input: Input<TState>, command: Queued<TState>['command'] | undefined, replaying?: boolean) {
     // Resolved here so an observer records the value, which replays, not the function.
     if (input.type === 'setState' && typeof input.update === 'function')
       input = { type: 'setState', update: resolveUpdate(input.update as (previous: TState) => TState, model.snapshot.state) }
     const before = model
+    touched = true
     let result: ReturnType<typeof transition<TState>>
     try {
       result = transition(model, input, replaying ? { ...config, hasAgent: true } : config)
@@ -97,6 +151,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (command && result.requestId !== undefined) waiting.set(result.requestId, [...(waiting.get(result.requestId) ?? []), command.resolve])
     else command?.resolve()
     publish(result.model)
+    if (persister && result.model !== before) persister.changed(isUrgent(before, result.model))
     for (const observer of observers) observer(input, before, result.model)
     for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
     if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)
@@ -171,6 +226,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   const store: AgentStore<TState> = {
     getState: () => model.snapshot,
+    serialize: () => serializeThread(model as Model<unknown>, Date.now()),
+    whenRestored: () => restoring,
     getInitialState: () => initial,
     subscribe(listener) {
       const entry = { listener, active: true }
@@ -218,7 +275,10 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     replace(next) {
       if (model.request) dispatch({ type: 'abort' })
       publish({ ...next, request: undefined })
+      persister?.changed(true)
     },
+    flush: () => persister?.flush() ?? Promise.resolve(),
+    stop: () => persister?.stop(),
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   return store
 
@@ -237,6 +297,23 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     }
   }
 }
+
+/**
+ * A restored model starts without a request: the one it had belongs to another page. A run that was
+ * streaming ends as an abort() would end it: drafts discarded, answers not yet delivered given back.
+ */
+function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot<S>, config: MachineConfig<S>): Model<S> {
+  if (!restored) return initialModel(initial)
+  if (!restored.request) return restored
+  return transition(restored, { type: 'abort' }, config).model
+}
+
+/** A change a reload must not lose: an answer given, a confirmation opened, a run started or ended. */
+const isUrgent = <S>(before: Model<S>, after: Model<S>) =>
+  before.outbox !== after.outbox || before.snapshot.status !== after.snapshot.status || before.snapshot.confirmations !== after.snapshot.confirmations
+
+const persistError = (what: string, error: unknown) =>
+  new AgentStoreError('PERSIST', `The saved thread could not be ${what}: ${messageOf(error)}`, { cause: error })
 
 function toMessages(runOptions: RunOptions): Message[] {
   const added = [...(runOptions.messages ?? [])]

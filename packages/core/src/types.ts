@@ -1,6 +1,8 @@
 import type { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, Context, Message, RunAgentInput, TokenUsage, Tool } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
+import type { PersistOptions } from './persist'
+import type { SerializedThread } from './thread'
 
 export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
 
@@ -188,6 +190,16 @@ export interface AgentStoreOptions<TState> {
   arrayKeys?: readonly string[]
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */
   timeoutMs?: number
+  /**
+   * A thread saved by `serialize()` to continue from. One of an unknown version or damaged is
+   * refused (RESTORE, through `onError` and `error`) and the store starts from `initialState`.
+   */
+  restore?: SerializedThread | null | undefined
+  /**
+   * Saves the thread after changes and restores it on creation (when `restore` is not given).
+   * Streaming is written at most once per `throttleMs`; a storage that fails reports PERSIST and the store goes on.
+   */
+  persist?: PersistOptions | undefined
 }
 
 export interface RunOptions {
@@ -230,6 +242,10 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   abort(): void
   /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */
   reset(state?: TState, options?: { newThread?: boolean }): void
+  /** The whole thread as plain JSON, for `restore` after a reload, on another page or on the client after SSR. */
+  serialize(): SerializedThread
+  /** Resolves once a persisted thread has been read (at once for a sync storage or none); the store shows it from then on. */
+  whenRestored(): Promise<void>
   /** Every accepted event, after it is applied (CUSTOM events included). */
   onEvent(listener: (event: BaseEvent, snapshot: AgentSnapshot<TState>) => void): () => void
 }

@@ -1,0 +1,108 @@
+import { AgentStoreError } from './errors'
+import type { Model } from './model'
+import { type SerializedThread, serializeThread } from './thread'
+
+/** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
+export interface PersistStorage {
+  getItem(key: string): string | null | undefined | Promise<string | null | undefined>
+  setItem(key: string, value: string): void | Promise<void>
+  removeItem(key: string): void | Promise<void>
+}
+
+export interface PersistOptions {
+  storage: PersistStorage
+  /** Default `'agent-state'`. */
+  key?: string
+  /** Streaming changes are written at most once per this many milliseconds (default 250); answers and run ends at once. */
+  throttleMs?: number
+}
+
+export interface Persister {
+  /** The model changed; `urgent` for changes a reload must not lose (an answer, a confirmation, a run's end). */
+  changed(urgent: boolean): void
+  /** Writes what is pending now; resolves when the storage has the latest value. */
+  flush(): Promise<void>
+  stop(): void
+}
+
+export const persistKey = (options: PersistOptions) => options.key ?? 'agent-state'
+
+/** The saved thread, or undefined when there is none; a promise for an async storage. */
+export function loadPersisted(options: PersistOptions): unknown | Promise<unknown> {
+  const text = options.storage.getItem(persistKey(options))
+  return isPromise(text) ? text.then(parseSaved) : parseSaved(text)
+}
+
+function parseSaved(text: string | null | undefined): SerializedThread | undefined {
+  if (text == null) return undefined
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new AgentStoreError('RESTORE', 'The saved thread is damaged: it is not JSON', { reason: 'damaged', cause: error })
+  }
+}
+
+/**
+ * Writes are ordered and coalesced: one write in flight at a time, and the value written is taken
+ * when the write starts, so a slow storage never receives an older value after a newer one, and a
+ * burst of changes costs one write. Nothing is written before `start()` (an async restore is
+ * still being read: writing then would overwrite the thread being restored).
+ */
+export function createPersister(options: PersistOptions, read: () => Model<unknown>, report: (error: AgentStoreError) => void) {
+  const key = persistKey(options)
+  const throttleMs = options.throttleMs ?? 250
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let writing: Promise<void> | undefined
+  let dirty = false
+  let started = false
+  let stopped = false
+
+  function changed(urgent: boolean) {
+    if (stopped) return
+    dirty = true
+    if (!started || writing) return
+    if (urgent) {
+      clearTimeout(timer)
+      timer = undefined
+      void write()
+    } else timer ??= setTimeout(write, throttleMs)
+  }
+
+  async function write(): Promise<void> {
+    clearTimeout(timer)
+    timer = undefined
+    if (!dirty || writing || stopped) return writing
+    dirty = false
+    writing = save()
+    await writing
+    writing = undefined
+    // Changes made while it was writing: the next write takes the newest value.
+    if (dirty) changed(false)
+  }
+
+  async function save() {
+    try {
+      await options.storage.setItem(key, JSON.stringify(serializeThread(read(), Date.now())))
+    } catch (error) {
+      report(new AgentStoreError('PERSIST', `The thread could not be saved: ${error instanceof Error ? error.message : String(error)}`, { cause: error }))
+    }
+  }
+
+  return {
+    changed,
+    start() {
+      started = true
+      if (dirty) changed(true)
+    },
+    async flush() {
+      await writing
+      await write()
+    },
+    stop() {
+      stopped = true
+      clearTimeout(timer)
+    },
+  }
+}
+
+export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | null)?.then === 'function'
