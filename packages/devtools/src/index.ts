@@ -1,7 +1,16 @@
 // The recorder, diffs, recordings and Redux DevTools. The panel is `@agent-state/devtools/panel`.
 export { inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
 export { diffJson, type JsonPatchOperation } from './json-diff'
-export { createRecorder, DEFAULT_LIMIT, diffSnapshots, type EntryDiff, type RecordedEntry, type Recorder, type RecorderOptions, type RecorderState } from './recorder'
+export {
+  createRecorder,
+  DEFAULT_LIMIT,
+  diffSnapshots,
+  type EntryDiff,
+  type RecordedEntry,
+  type Recorder,
+  type RecorderOptions,
+  type RecorderState,
+} from './recorder'
 export {
   CORE_VERSION,
   DEVTOOLS_VERSION,

@@ -2,10 +2,7 @@
 // diff) or fast-json-patch's compare() (which walks both trees whole): the store shares unchanged
 // subtrees, so an identical reference ends the walk and a diff costs what changed, not what exists.
 
-export type JsonPatchOperation =
-  | { op: 'add'; path: string; value: unknown }
-  | { op: 'remove'; path: string }
-  | { op: 'replace'; path: string; value: unknown }
+export type JsonPatchOperation = { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown }
 
 /** The ops that turn `before` into `after`; `[]` when they are the same reference or equal. Paths are relative to `base`. */
 export function diffJson(before: unknown, after: unknown, base = ''): JsonPatchOperation[] {

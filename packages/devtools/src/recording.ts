@@ -1,4 +1,4 @@
-import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore, type ReadableAgentStore } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, AgentStoreError, type AgentStoreOptions, createAgentStore, type ReadableAgentStore } from '@agent-state/core'
 import { decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { ScriptedAgent, type ScriptedAgentOptions } from '@agent-state/core/testing'
 import type { RecordedEntry } from './recorder'
@@ -46,7 +46,13 @@ export interface Recording<S = unknown> {
 
 const THROWS = '$agent-state:throws'
 
-export function writeRecording<S>(options: AgentStoreOptions<S>, store: object, start: Model<S>, entries: readonly RecordedEntry<S>[], dropped: number): string {
+export function writeRecording<S>(
+  options: AgentStoreOptions<S>,
+  store: object,
+  start: Model<S>,
+  entries: readonly RecordedEntry<S>[],
+  dropped: number,
+): string {
   const initial = (store as ReadableAgentStore<S>).getInitialState()
   const plain: Record<string, unknown> = {}
   for (const key of ['predict', 'confirmTools', 'arrayKeys', 'limits', 'timeoutMs'] as const) if (options[key] !== undefined) plain[key] = options[key]
@@ -71,12 +77,53 @@ export function writeRecording<S>(options: AgentStoreOptions<S>, store: object, 
   return `${lines.join('\n')}\n`
 }
 
-const encode = (value: unknown) => encodeModel(value as Model<unknown>)
-const decode = (value: unknown) => decodeModel(value) as unknown
+// Errors are tagged here, before the core's encoding sees them: it keeps an AgentStoreError's code
+// and details but not its `cause` (often the transport's own error), which a replay must show too.
+const ERROR = '$agent-state:devtools-error'
+const MAX_DEPTH = 1024
+
+const encode = (value: unknown) => encodeModel(tagErrors(value, 0) as Model<unknown>)
+const decode = (value: unknown) => untagErrors(decodeModel(value), 0)
+
+function tagErrors(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value
+  if (value instanceof Error) {
+    const own: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) own[key] = tagErrors(item, depth + 1)
+    const cause = 'cause' in value ? { cause: tagErrors(value.cause, depth + 1) } : {}
+    return { [ERROR]: { ...own, name: value.name, message: value.message, ...cause } }
+  }
+  if (Array.isArray(value)) return value.map((item) => tagErrors(item, depth + 1))
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, key, { value: tagErrors(item, depth + 1), enumerable: true, writable: true, configurable: true })
+  return out
+}
+
+function untagErrors(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value
+  if (Array.isArray(value)) return value.map((item) => untagErrors(item, depth + 1))
+  if (Object.hasOwn(value, ERROR)) {
+    const { name, message, code, cause, ...details } = untagErrors((value as Record<string, unknown>)[ERROR], depth + 1) as Record<string, unknown>
+    const withCause = 'cause' in ((value as Record<string, Record<string, unknown>>)[ERROR] ?? {}) ? { cause } : {}
+    if (name === 'AgentStoreError') return new AgentStoreError(code as AgentStoreError['code'], String(message), { ...details, ...withCause })
+    // The class is not kept: an Error with the same name, message, cause and fields.
+    const error = new Error(String(message), withCause)
+    if (name !== 'Error') error.name = String(name)
+    return Object.assign(error, code === undefined ? details : { ...details, code })
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, key, { value: untagErrors(item, depth + 1), enumerable: true, writable: true, configurable: true })
+  return out
+}
 
 function encodeInput(input: Input<unknown>): unknown {
   // A setState function that threw is kept by the store as a function rethrowing its error: written as that error's message.
-  if (input.type === 'setState' && typeof input.update === 'function') return { type: 'setState', update: { [THROWS]: thrownBy(input.update) } }
+  if (input.type === 'setState' && typeof input.update === 'function')
+    return { type: 'setState', update: { [THROWS]: thrownBy(input.update as (previous: unknown) => unknown) } }
   return encode(input)
 }
 
@@ -115,12 +162,13 @@ export function parseRecording<S = unknown>(text: string): Recording<S> {
   }
   const header = parse(lines[0] ?? '', 1) as RecordingHeader
   if (header?.format !== RECORDING_FORMAT) throw new SyntaxError('Not an agent-state recording: its first line has no "format": "agent-state-recording"')
-  if (header.version !== RECORDING_VERSION) throw new SyntaxError(`Recording version ${JSON.stringify(header.version)}; this devtools reads version ${RECORDING_VERSION}`)
+  if (header.version !== RECORDING_VERSION)
+    throw new SyntaxError(`Recording version ${JSON.stringify(header.version)}; this devtools reads version ${RECORDING_VERSION}`)
   const entries = lines.slice(1).map((line, i) => {
     const read = parse(line, i + 2) as RecordedLine
     return { time: read.time, input: decodeInput(read.input) as Input<S>, ...(read.detached ? { detached: true as const } : {}) }
   })
-  return { header, start: decodeModel<S>(header.model), entries }
+  return { header, start: decode(header.model) as Model<S>, entries }
 }
 
 export interface Replay<S> {
