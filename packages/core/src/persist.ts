@@ -1,6 +1,6 @@
 import { AgentStoreError } from './errors'
 import type { Model } from './model'
-import { type SerializedThread, serializeThread } from './thread'
+import { serializeThread } from './thread'
 
 /** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
 export interface PersistStorage {
@@ -27,13 +27,13 @@ export interface Persister {
 
 export const persistKey = (options: PersistOptions) => options.key ?? 'agent-state'
 
-/** The saved thread, or undefined when there is none; a promise for an async storage. */
+/** The saved value, or undefined when there is none; a promise for an async storage. */
 export function loadPersisted(options: PersistOptions): unknown | Promise<unknown> {
   const text = options.storage.getItem(persistKey(options))
   return isPromise(text) ? text.then(parseSaved) : parseSaved(text)
 }
 
-function parseSaved(text: string | null | undefined): SerializedThread | undefined {
+function parseSaved(text: string | null | undefined): unknown {
   if (text == null) return undefined
   try {
     return JSON.parse(text)
@@ -49,6 +49,11 @@ function parseSaved(text: string | null | undefined): SerializedThread | undefin
  * still being read: writing then would overwrite the thread being restored).
  */
 export function createPersister(options: PersistOptions, read: () => Model<unknown>, report: (error: AgentStoreError) => void) {
+  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now())), report)
+}
+
+/** The same, for any value written as text: a thread, or the list of threads. */
+export function createWriter(options: PersistOptions, text: () => string, report: (error: AgentStoreError) => void) {
   const key = persistKey(options)
   const throttleMs = options.throttleMs ?? 250
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -82,7 +87,7 @@ export function createPersister(options: PersistOptions, read: () => Model<unkno
 
   async function save() {
     try {
-      await options.storage.setItem(key, JSON.stringify(serializeThread(read(), Date.now())))
+      await options.storage.setItem(key, text())
     } catch (error) {
       report(new AgentStoreError('PERSIST', `The thread could not be saved: ${error instanceof Error ? error.message : String(error)}`, { cause: error }))
     }

@@ -64,6 +64,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   let touched = false
   let restoring: Promise<void> = Promise.resolve()
   let model: Model<TState> = startingModel(restored ?? saved(), initial, config)
+  // What the server rendered, for hydration: a restored thread renders the same on both sides.
+  const first = model.snapshot
   // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
   let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
@@ -228,7 +230,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     getState: () => model.snapshot,
     serialize: () => serializeThread(model as Model<unknown>, Date.now()),
     whenRestored: () => restoring,
-    getInitialState: () => initial,
+    getInitialState: () => first,
     subscribe(listener) {
       const entry = { listener, active: true }
       listeners = [...listeners, entry]

@@ -133,6 +133,7 @@ export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: Agent
  */
 export interface ReadableAgentStore<TState = unknown> {
   getState(): AgentSnapshot<TState>
+  /** The store's first snapshot (a restored thread's, else the blank one): what a server render showed. */
   getInitialState(): AgentSnapshot<TState>
   subscribe(listener: Listener<TState>): () => void
 }
