@@ -11,7 +11,7 @@ export function diffJson(before: unknown, after: unknown, base = ''): JsonPatchO
   return ops
 }
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -25,12 +25,12 @@ function walk(before: unknown, after: unknown, path: string, ops: JsonPatchOpera
 function walkObject(before: Record<string, unknown>, after: Record<string, unknown>, path: string, ops: JsonPatchOperation[]) {
   // A key holding undefined is absent in JSON.
   for (const key of Object.keys(before)) {
-    if (before[key] !== undefined && (!Object.hasOwn(after, key) || after[key] === undefined)) ops.push({ op: 'remove', path: `${path}/${escape(key)}` })
+    if (before[key] !== undefined && (!Object.hasOwn(after, key) || after[key] === undefined)) ops.push({ op: 'remove', path: `${path}/${escapeKey(key)}` })
   }
   for (const key of Object.keys(after)) {
     const value = after[key]
     if (value === undefined) continue
-    const at = `${path}/${escape(key)}`
+    const at = `${path}/${escapeKey(key)}`
     if (!Object.hasOwn(before, key) || before[key] === undefined) ops.push({ op: 'add', path: at, value })
     else walk(before[key], value, at, ops)
   }

@@ -10,7 +10,7 @@ function expectReplays(recorder: Recorder, live: { getState(): unknown }) {
   const { entries } = recorder.getState()
   const replay = replayRecording(text)
   expect(replay.snapshots).toHaveLength(entries.length)
-  replay.snapshots.forEach((snapshot, i) => expect(snapshot, `after input ${i} (${entries[i]!.input.type})`).toEqual(entries[i]!.snapshot))
+  for (const [i, snapshot] of replay.snapshots.entries()) expect(snapshot, `after input ${i} (${entries[i]!.input.type})`).toEqual(entries[i]!.snapshot)
   expect(replay.store.getState()).toEqual(live.getState())
   return { text, replay }
 }
