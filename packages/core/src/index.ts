@@ -5,6 +5,8 @@ export { canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'
 export type { SerializedThread } from './thread'
+export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './threads'
+export { createAgentThreads } from './threads'
 export type {
   AgentSnapshot,
   AgentStore,
