@@ -1,0 +1,292 @@
+import { inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
+import type { JsonPatchOperation } from './json-diff'
+import { createRecorder, type EntryDiff, type RecordedEntry, type Recorder, type RecorderState } from './recorder'
+
+// <agent-state-devtools>: a floating, collapsible panel in plain DOM (a shadow root, no framework).
+// The class is made on the first mount, not at import: this module loads in node and SSR too.
+
+export const ELEMENT_NAME = 'agent-state-devtools'
+
+export interface MountDevtoolsOptions {
+  /** A recorder already attached to the store; by default one is made (and disposed on unmount). */
+  recorder?: Recorder
+  /** The limit of the recorder made here. */
+  limit?: number
+  /** Start expanded (default: collapsed to its button). */
+  open?: boolean
+  /** Where the element goes (default: document.body). */
+  parent?: Element
+}
+
+export interface MountedDevtools {
+  readonly element: HTMLElement
+  readonly recorder: Recorder
+  unmount(): void
+}
+
+/** Rows the list shows at most: the newest matching ones. */
+const MAX_ROWS = 300
+const MAX_TEXT = 240
+
+/** Mounts the panel for one store: `if (import.meta.env.DEV) mountDevtools(store)`. */
+export function mountDevtools(store: object, options: MountDevtoolsOptions = {}): MountedDevtools {
+  defineElement()
+  const recorder = options.recorder ?? createRecorder(store, options.limit === undefined ? {} : { limit: options.limit })
+  const element = document.createElement(ELEMENT_NAME) as DevtoolsElement
+  ;(options.parent ?? document.body).append(element)
+  const detach = element.attach(recorder, options.open ?? false)
+  return {
+    element,
+    recorder,
+    unmount() {
+      detach()
+      element.remove()
+      if (!options.recorder) recorder.dispose()
+    },
+  }
+}
+
+interface DevtoolsElement extends HTMLElement {
+  attach(recorder: Recorder, open: boolean): () => void
+}
+
+function defineElement() {
+  if (customElements.get(ELEMENT_NAME)) return
+  customElements.define(
+    ELEMENT_NAME,
+    class extends HTMLElement implements DevtoolsElement {
+      attach(recorder: Recorder, open: boolean) {
+        return renderPanel(this.attachShadow({ mode: 'open' }), recorder, open)
+      }
+    },
+  )
+}
+
+type Filters = { type: string; run: string; toolCall: string; thread: string }
+
+function renderPanel(root: ShadowRoot, recorder: Recorder, open: boolean): () => void {
+  root.innerHTML = `<style>${styles}</style>`
+  const toggle = h('button', { class: 'toggle', 'aria-expanded': String(open) }, 'agent-state')
+  const count = h('span', { class: 'count' })
+  const exportButton = h('button', {}, 'Export')
+  const jumpButton = h('button', {}, 'Jump')
+  const filters: Filters = { type: '', run: '', toolCall: '', thread: '' }
+  const typeSelect = h('select', { 'aria-label': 'Type' }) as HTMLSelectElement
+  const textFilter = (key: Exclude<keyof Filters, 'type'>, label: string) => {
+    const input = h('input', { 'aria-label': label, placeholder: label }) as HTMLInputElement
+    input.addEventListener('input', () => {
+      filters[key] = input.value.trim()
+      schedule()
+    })
+    return input
+  }
+  const list = h('ol', { class: 'entries', role: 'listbox', 'aria-label': 'Inputs' })
+  const detail = h('div', { class: 'detail' })
+  const panel = h(
+    'section',
+    { class: 'panel', 'aria-label': 'agent-state devtools' },
+    h('header', {}, h('strong', {}, 'agent-state'), count, exportButton, jumpButton),
+    h('div', { class: 'filters' }, typeSelect, textFilter('run', 'Run id'), textFilter('toolCall', 'Tool call id'), textFilter('thread', 'Thread id')),
+    h('div', { class: 'body' }, list, detail),
+  )
+  panel.hidden = !open
+  root.append(toggle, panel)
+
+  // The selected entry; undefined follows the newest one.
+  let selected: number | undefined
+  let frame: ReturnType<typeof setTimeout> | undefined
+  let shownDetail: unknown
+
+  toggle.addEventListener('click', () => {
+    panel.hidden = !panel.hidden
+    toggle.setAttribute('aria-expanded', String(!panel.hidden))
+    schedule()
+  })
+  typeSelect.addEventListener('change', () => {
+    filters.type = typeSelect.value
+    schedule()
+  })
+  list.addEventListener('click', (event) => {
+    const row = (event.target as Element).closest('[data-index]')
+    if (!row) return
+    selected = Number(row.getAttribute('data-index'))
+    schedule()
+  })
+  exportButton.addEventListener('click', () => download(recorder))
+  jumpButton.addEventListener('click', () => {
+    const entry = selectedEntry(recorder.getState())
+    if (entry) recorder.jumpTo(entry.index)
+  })
+
+  // At most one render per frame, and none while collapsed: the panel never slows a stream down.
+  function schedule() {
+    if (frame !== undefined) return
+    frame = setTimeout(() => {
+      frame = undefined
+      if (!panel.hidden) render(recorder.getState())
+    }, 16)
+  }
+
+  function selectedEntry(state: RecorderState) {
+    return (selected === undefined ? undefined : recorder.entry(selected)) ?? state.entries.at(-1)
+  }
+
+  function render(state: RecorderState) {
+    count.textContent = `${state.entries.length} inputs${state.dropped > 0 ? ` (${state.dropped} dropped)` : ''}${state.current === undefined ? '' : `, at #${state.current}`}`
+    renderTypes(state.entries)
+    const matching = state.entries.filter((entry) => matches(entry, filters))
+    const shown = matching.slice(-MAX_ROWS)
+    const current = selectedEntry(state)
+    const rows = shown.map((entry) =>
+      h(
+        'li',
+        {
+          role: 'option',
+          'data-index': String(entry.index),
+          'aria-selected': String(entry === current),
+          class: [entry.index === state.current ? 'current' : '', entry.model === modelBefore(state, entry.index) ? 'unchanged' : ''].join(' ').trim(),
+          title: entry.model === modelBefore(state, entry.index) ? 'changed nothing' : '',
+        },
+        h('span', { class: 'index' }, `#${entry.index}`),
+        ` ${inputType(entry.input)} `,
+        h('span', { class: 'time' }, `+${((entry.time - (state.entries[0]?.time ?? entry.time)) / 1000).toFixed(2)}s`),
+      ),
+    )
+    if (matching.length > shown.length) rows.unshift(h('li', { class: 'more' }, `… ${matching.length - shown.length} earlier`))
+    list.replaceChildren(...rows)
+    jumpButton.toggleAttribute('disabled', current === undefined)
+    if (current !== shownDetail) {
+      shownDetail = current
+      detail.replaceChildren(...(current ? renderDetail(current, recorder.diff(current.index)) : [h('p', {}, 'No inputs yet.')]))
+    }
+  }
+
+  function modelBefore(state: RecorderState, index: number) {
+    return recorder.entry(index - 1)?.model ?? state.start
+  }
+
+  function renderTypes(entries: readonly RecordedEntry[]) {
+    const types = [...new Set(entries.map((entry) => inputType(entry.input)))].sort()
+    const wanted = ['', ...types].join('\n')
+    if (typeSelect.dataset.types === wanted) return
+    typeSelect.dataset.types = wanted
+    typeSelect.replaceChildren(h('option', { value: '' }, 'all types'), ...types.map((type) => h('option', { value: type }, type)))
+    typeSelect.value = filters.type
+  }
+
+  render(recorder.getState())
+  const unsubscribe = recorder.subscribe(schedule)
+  return () => {
+    unsubscribe()
+    if (frame !== undefined) clearTimeout(frame)
+  }
+}
+
+function matches(entry: RecordedEntry, filters: Filters): boolean {
+  if (filters.type && inputType(entry.input) !== filters.type) return false
+  if (filters.run && inputRunId(entry.input, entry.model) !== filters.run) return false
+  if (filters.toolCall && inputToolCallId(entry.input) !== filters.toolCall) return false
+  if (filters.thread && inputThreadId(entry.input, entry.model) !== filters.thread) return false
+  return true
+}
+
+function renderDetail(entry: RecordedEntry, diff: EntryDiff): Node[] {
+  const parts = (Object.keys(diff) as (keyof EntryDiff)[]).filter((part) => diff[part].length > 0)
+  const { model } = entry
+  const drafts = model.drafts
+  const confirmations = entry.snapshot.confirmations
+  return [
+    h('h3', {}, `#${entry.index} ${inputType(entry.input)}`),
+    h('h4', {}, 'Diff'),
+    parts.length === 0
+      ? h('p', { class: 'empty' }, 'No change.')
+      : h('div', { class: 'diff' }, ...parts.map((part) => h('pre', { 'data-part': part }, diff[part].map((op) => `${part} ${formatOp(op)}`).join('\n')))),
+    h('h4', {}, 'State'),
+    tree('state', entry.snapshot.state, 0),
+    h('h4', {}, `Confirmations (${confirmations.length})`),
+    h(
+      'ul',
+      { class: 'confirmations' },
+      ...confirmations.map((c) => h('li', {}, `${c.id} (${c.source})${c.stateKeys.length > 0 ? ` drafts ${c.stateKeys.join(', ')}` : ''}`)),
+    ),
+    h('h4', {}, `Drafts (${drafts.length})`),
+    h(
+      'ul',
+      { class: 'drafts' },
+      ...drafts.map((d) =>
+        h(
+          'li',
+          {},
+          `${d.stateKey}${d.complete ? '' : ' (streaming)'}${d.toolCallId ? ` from ${d.toolCallId}` : ''}: baseline ${short(JSON.stringify(d.baseline) ?? 'absent')}`,
+        ),
+      ),
+    ),
+    h('h4', {}, 'Input'),
+    h('pre', { class: 'input' }, short(JSON.stringify(entry.input, null, 1) ?? '', 4000)),
+  ]
+}
+
+const formatOp = (op: JsonPatchOperation) => `${op.op} ${op.path || '/'}${'value' in op ? ` ${short(JSON.stringify(op.value) ?? 'undefined')}` : ''}`
+
+const short = (text: string, max = MAX_TEXT) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text)
+
+/** The state as nested <details>, big containers cut at 100 children. */
+function tree(key: string, value: unknown, depth: number): Node {
+  if (typeof value !== 'object' || value === null) return h('div', { class: 'leaf' }, `${key}: ${short(JSON.stringify(value) ?? 'undefined')}`)
+  const children = Object.entries(value)
+  const open = depth < 2 ? { open: '' } : {}
+  const label = Array.isArray(value) ? `[${children.length}]` : `{${children.length}}`
+  return h(
+    'details',
+    open,
+    h('summary', {}, `${key} ${label}`),
+    ...children.slice(0, 100).map(([childKey, child]) => tree(childKey, child, depth + 1)),
+    ...(children.length > 100 ? [h('div', { class: 'more' }, `… ${children.length - 100} more`)] : []),
+  )
+}
+
+function download(recorder: Recorder) {
+  const text = recorder.exportRecording()
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/jsonl' }))
+  const link = h('a', { href: url, download: `agent-state-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl` }) as HTMLAnchorElement
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+function h(tag: string, attributes: Record<string, string>, ...children: (Node | string)[]): HTMLElement {
+  const element = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) if (value !== '' || name === 'open' || name === 'value') element.setAttribute(name, value)
+  element.append(...children)
+  return element
+}
+
+const styles = `
+:host { position: fixed; right: 12px; bottom: 12px; z-index: 2147483000; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; color: #e5e7eb; }
+button, select, input { font: inherit; color: inherit; background: #1f2937; border: 1px solid #4b5563; border-radius: 4px; padding: 2px 6px; }
+button { cursor: pointer; }
+button[disabled] { opacity: .5; cursor: default; }
+.toggle { display: block; margin-left: auto; background: #111827; padding: 4px 10px; }
+.panel { margin-top: 6px; width: min(860px, calc(100vw - 24px)); height: min(460px, calc(100vh - 60px)); display: flex; flex-direction: column; background: #111827; border: 1px solid #4b5563; border-radius: 6px; box-shadow: 0 6px 24px #0008; resize: both; overflow: hidden; }
+.panel[hidden] { display: none; }
+header, .filters { display: flex; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid #374151; }
+header .count { flex: 1; color: #9ca3af; }
+.filters input { width: 9em; }
+.body { flex: 1; display: flex; min-height: 0; }
+.entries { margin: 0; padding: 0; list-style: none; width: 38%; overflow: auto; border-right: 1px solid #374151; }
+.entries li { padding: 1px 8px; cursor: pointer; white-space: nowrap; }
+.entries li[aria-selected=true] { background: #1d4ed8; }
+.entries li.current { outline: 1px dashed #fbbf24; }
+.entries li.unchanged { opacity: .55; }
+.entries .index, .entries .time, .more, .empty { color: #9ca3af; }
+.detail { flex: 1; overflow: auto; padding: 0 8px 8px; }
+h3, h4 { margin: 8px 0 4px; font-size: 12px; }
+h4 { color: #93c5fd; }
+pre { margin: 0 0 4px; white-space: pre-wrap; word-break: break-all; }
+.diff pre { color: #86efac; }
+ul { margin: 0; padding-left: 16px; }
+details { padding-left: 12px; }
+summary { cursor: pointer; margin-left: -12px; }
+.leaf { word-break: break-all; }
+`
