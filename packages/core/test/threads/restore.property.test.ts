@@ -1,0 +1,247 @@
+// Issue 13, a thread that survives a reload: for every recorded conversation and every cut point,
+// store.serialize() sent through JSON and given as `restore` to a new store (with a new agent, as
+// after a reload) must continue exactly as the store that was never interrupted: the same
+// snapshots, the same model, and the same RunAgentInput bodies. A cut while a request is open
+// comes back as abort() would leave the store.
+//
+// Ids: the store makes ids (runId, the messages of answers) with createId. It is replaced by a
+// counter the test sets before each step, so a restored store and the uninterrupted one make the
+// same ids at the same step and every body and snapshot is compared whole, with nothing normalised.
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { describe, expect, it, vi } from 'vitest'
+import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../../src'
+import { ScriptedAgent } from '../../src/testing'
+import { type Conversation, conversations, type Doc, finishing, SteppedAgent, strictlyEqual, throughJson, withIds } from './support-threads'
+
+const ids = vi.hoisted(() => ({ next: 0 }))
+vi.mock('../../src/ids', () => ({ createId: () => `id-${ids.next++}` }))
+
+/** Every store makes the same ids at the same step. */
+const idsFor = (step: number) => {
+  ids.next = (step + 1) * 1_000
+}
+
+function optionsOf(conversation: Conversation, agent: AgentStoreOptions<Doc>['agent'], errors: unknown[]): AgentStoreOptions<Doc> {
+  return { ...conversation.options, agent, onError: (error) => errors.push(error.code) }
+}
+
+/** The reloaded store: the saved thread through JSON, the same options, a new agent. */
+function reload(store: AgentStore<Doc>, conversation: Conversation, agent: AgentStoreOptions<Doc>['agent'], errors: unknown[] = []) {
+  const saved = throughJson(store.serialize())
+  return createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: saved })
+}
+
+const modelOf = (store: AgentStore<Doc>) => throughJson(store.serialize().model)
+
+/** toStrictEqual, checked first by the cheaper strictlyEqual (which also fails what toStrictEqual would let pass). */
+function same(where: Record<string, unknown>, actual: unknown, expected: unknown) {
+  if (strictlyEqual(actual, expected)) return
+  expect({ ...where, value: actual }).toStrictEqual({ ...where, value: expected })
+  expect.fail(`${JSON.stringify(where)}: the values differ in a way toStrictEqual does not see`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request mode: each run is started as a client would start it (run(), or answering what the
+// previous run left open), and its recorded events are streamed into the request one at a time.
+
+type Step = { kind: 'start'; run: number } | { kind: 'event'; run: number; event: BaseEvent }
+
+const isEnd = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR'
+
+// A request hands on nothing after its run's end (LangGraph goes on sending after RUN_ERROR).
+const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
+
+const stepsOf = (conversation: Conversation): Step[] =>
+  conversation.runs.flatMap((run, index): Step[] => [
+    { kind: 'start', run: index },
+    ...throughEnd(run.events).map((event): Step => ({ kind: 'event', run: index, event })),
+  ])
+
+// Streamed through a request: those whose every run is one lifecycle (20 has no RUN_STARTED).
+const streamable = conversations.filter((conversation) => conversation.runs.every(({ events }) => events[0]?.type === 'RUN_STARTED' && events.some(isEnd)))
+
+/** The payload the recording's next body resumed this interrupt with, else a plain one. */
+function payloadFor(id: string, next: RunAgentInput | undefined): unknown {
+  const resume = (next as { resume?: { interruptId: string; payload?: unknown }[] } | undefined)?.resume
+  return resume?.find((entry) => entry.interruptId === id)?.payload ?? { response: 'yes' }
+}
+
+/** What the user does to start run `index`: answer what is open (as the scenario is named), or send its new messages. */
+function startRun(store: AgentStore<Doc>, conversation: Conversation, index: number, outcomes: string[]): void {
+  const settle = (promise: Promise<void>) =>
+    void promise.then(
+      () => outcomes.push('ok'),
+      (error: { code?: string }) => outcomes.push(`refused ${error.code}`),
+    )
+  const { confirmations, messages } = store.getState()
+  const input = conversation.runs[index]?.input
+  if (confirmations.length > 0) {
+    for (const confirmation of confirmations) {
+      const { id } = confirmation
+      if (/reject/.test(conversation.name)) settle(store.reject(id, 'not this'))
+      else if (/cancel/.test(conversation.name)) settle(store.cancel(id))
+      else if (confirmation.reason === 'input_required') settle(store.respond(id, payloadFor(id, input)))
+      else settle(store.approve(id))
+    }
+    return
+  }
+  const known = new Set(messages.map((message) => message.id))
+  const added = withIds(input?.messages ?? [], `m${index}`).filter((message) => !known.has(message.id))
+  settle(store.run({ messages: added.length > 0 ? added : [{ id: `next-${index}`, role: 'user', content: 'Go on' }] }))
+}
+
+interface Driven {
+  store: AgentStore<Doc>
+  agent: SteppedAgent
+  /** Every snapshot published, by the step that published it. */
+  published: AgentSnapshot<Doc>[][]
+  outcomes: string[]
+  errors: unknown[]
+}
+
+function driver(conversation: Conversation, store?: AgentStore<Doc>, agent = new SteppedAgent(), errors: unknown[] = []): Driven {
+  const driven: Driven = { store: store ?? createAgentStore<Doc>(optionsOf(conversation, agent, errors)), agent, published: [], outcomes: [], errors }
+  driven.store.subscribe((snapshot) => driven.published.at(-1)?.push(snapshot))
+  return driven
+}
+
+function perform(driven: Driven, conversation: Conversation, step: Step, index: number) {
+  idsFor(index)
+  driven.published.push([])
+  if (step.kind === 'start') startRun(driven.store, conversation, step.run, driven.outcomes)
+  else driven.agent.push(step.event)
+}
+
+/** After the cut: the user's next move, and a run that just finishes. */
+async function nextMove(driven: Driven, conversation: Conversation) {
+  idsFor(900)
+  startRun(driven.store, conversation, conversation.runs.length, driven.outcomes)
+  if (driven.agent.open) for (const event of finishing(driven.agent.inputs.at(-1)!)) driven.agent.push(event)
+  await Promise.resolve()
+}
+
+describe('restore: a reload at any step of a recorded conversation, streamed through requests', () => {
+  it('has conversations to cut: the core recordings and the real-server scenarios', () => {
+    expect(streamable.length).toBeGreaterThanOrEqual(30)
+    expect(streamable.filter((c) => c.name.startsWith('real-servers/')).length).toBeGreaterThanOrEqual(25)
+  })
+
+  for (const conversation of streamable) {
+    it(`${conversation.name}: after every step the reloaded store goes on exactly as the uninterrupted one`, async () => {
+      const steps = stepsOf(conversation)
+      const reference = driver(conversation)
+      const states = [reference.store.getState()]
+      const models = [modelOf(reference.store)]
+      const inputsAt = [0]
+      for (const [index, step] of steps.entries()) {
+        perform(reference, conversation, step, index)
+        states.push(reference.store.getState())
+        models.push(modelOf(reference.store))
+        inputsAt.push(reference.agent.inputs.length)
+      }
+      // The scenario really ran: every run was requested and none was refused.
+      expect(reference.agent.inputs).toHaveLength(conversation.runs.length)
+      expect(reference.outcomes.filter((outcome) => outcome !== 'ok')).toStrictEqual([])
+
+      let midRequest = 0
+      for (let cut = 0; cut <= steps.length; cut++) {
+        const before = driver(conversation)
+        for (let index = 0; index < cut; index++) perform(before, conversation, steps[index]!, index)
+        same({ cut, what: 'before the cut' }, before.store.getState(), states[cut])
+        const afterErrors: unknown[] = []
+        const agent = new SteppedAgent()
+        const after = driver(conversation, reload(before.store, conversation, agent, afterErrors), agent, afterErrors)
+        expect(after.store.getInitialState()).toBe(after.store.getState())
+        expect(afterErrors).toStrictEqual([])
+
+        if (!before.agent.open) {
+          // Between requests: the same thread, the same model, and the same future.
+          same({ cut, what: 'restored' }, after.store.getState(), states[cut])
+          same({ cut, what: 'model' }, modelOf(after.store), models[cut])
+          for (let index = cut; index < steps.length; index++) {
+            perform(after, conversation, steps[index]!, index)
+            same({ cut, step: index, what: 'published' }, after.published.at(-1), reference.published[index])
+          }
+          same({ cut, what: 'inputs' }, after.agent.inputs, reference.agent.inputs.slice(inputsAt[cut]))
+          expect(after.outcomes.filter((outcome) => outcome !== 'ok')).toStrictEqual([])
+        } else {
+          // A request was open: the reloaded page has lost it, so the thread is as abort() leaves it.
+          midRequest++
+          idsFor(800)
+          before.store.abort()
+          const aborted = before.store.getState()
+          expect(aborted.status).not.toBe('running')
+          same({ cut, what: 'restored as aborted' }, after.store.getState(), aborted)
+          same({ cut, what: 'model as aborted' }, modelOf(after.store), modelOf(before.store))
+          expect(after.store.getState().predictions.filter((p) => !p.complete)).toStrictEqual([])
+          // And the user's next move sends the same body from both.
+          const sentBefore = before.agent.inputs.length
+          await nextMove(before, conversation)
+          await nextMove(after, conversation)
+          expect(before.agent.inputs.length).toBe(sentBefore + 1)
+          same({ cut, what: 'next input' }, after.agent.inputs.at(-1), before.agent.inputs.at(-1))
+          same({ cut, what: 'after the next move' }, after.store.getState(), before.store.getState())
+        }
+      }
+      // Every run had an open request to cut into: after its start and after each event but its last.
+      expect(midRequest).toBe(steps.length - conversation.runs.length)
+    })
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Apply mode: every event of every run fed through apply(), so a cut can fall anywhere, even in
+// streams that are not a whole lifecycle (20 has no RUN_STARTED). The next RunAgentInput is the
+// one a ScriptedAgent receives for the user's next move.
+
+describe('restore: a reload after any prefix of the events given to apply()', () => {
+  for (const conversation of conversations) {
+    const events = conversation.runs.flatMap((run) => run.events)
+
+    it(`${conversation.name}: every later snapshot and the next RunAgentInput equal the uninterrupted store's`, async () => {
+      // Started at once (the ids are taken synchronously), awaited together at the end: a scripted run arrives a macrotask later.
+      const nextInput = (store: AgentStore<Doc>, agent: ScriptedAgent) => {
+        idsFor(700)
+        const outcomes: string[] = []
+        startRun(store, conversation, conversation.runs.length, outcomes)
+        return async () => {
+          for (let tick = 0; tick < 50 && outcomes.length === 0; tick++) await new Promise((resolve) => setTimeout(resolve, 0))
+          return { outcomes, inputs: agent.inputs, snapshot: store.getState() }
+        }
+      }
+      const referenceAgent = new ScriptedAgent({ runs: [finishing] })
+      const reference = createAgentStore<Doc>(optionsOf(conversation, referenceAgent, []))
+      const expected = [reference.getState()]
+      for (const event of events) {
+        reference.apply(event)
+        expected.push(reference.getState())
+      }
+      const pending: { cut: number; sent: () => Promise<unknown> }[] = []
+      // One store fed event by event and saved at every cut: it is never interrupted, only read.
+      const original = createAgentStore<Doc>(optionsOf(conversation, undefined, []))
+      for (let cut = 0; cut <= events.length; cut++) {
+        if (cut > 0) original.apply(events[cut - 1]!)
+        same({ cut, what: 'saved' }, original.getState(), expected[cut])
+        const serialized = original.serialize()
+        const text = JSON.stringify(serialized)
+        expect(JSON.stringify(JSON.parse(text))).toBe(text)
+        const errors: unknown[] = []
+        const agent = new ScriptedAgent({ runs: [finishing] })
+        const restored = createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: JSON.parse(text) })
+        expect(errors).toStrictEqual([])
+        same({ cut, what: 'restored' }, restored.getState(), expected[cut])
+        expect(restored.getInitialState()).toBe(restored.getState())
+        // Lossless: serializing the restored store gives the same model.
+        expect(JSON.stringify(restored.serialize().model)).toBe(JSON.stringify(serialized.model))
+        for (let next = cut; next < events.length; next++) {
+          restored.apply(events[next]!)
+          same({ cut, next }, restored.getState(), expected[next + 1])
+        }
+        pending.push({ cut, sent: nextInput(restored, agent) })
+      }
+      const sent = await nextInput(reference, referenceAgent)()
+      expect((sent as { inputs: unknown[] }).inputs).toHaveLength(1)
+      for (const { cut, sent: settled } of pending) same({ cut, what: 'the next run' }, await settled(), sent)
+    })
+  }
+})

@@ -1,0 +1,252 @@
+// What the restore and persist tests share: every recorded conversation as runs of events with
+// the store options they need, an agent the test streams into event by event, and fake storages.
+import { readdirSync, readFileSync } from 'node:fs'
+import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
+import { Observable, type Subscriber } from 'rxjs'
+import type { AgentStoreOptions, PredictionMapping } from '../../src'
+
+export type Doc = Record<string, unknown>
+
+export interface RecordedRunOf {
+  /** The body the recording's client sent (absent for a stream recorded alone). */
+  input: RunAgentInput | undefined
+  events: BaseEvent[]
+}
+
+export interface Conversation {
+  name: string
+  options: Pick<AgentStoreOptions<Doc>, 'initialState' | 'threadId' | 'predict'>
+  runs: RecordedRunOf[]
+}
+
+interface CoreRecording {
+  input: RunAgentInput
+  events: BaseEvent[]
+  nextRuns?: { input: RunAgentInput; events: BaseEvent[] }[]
+}
+
+interface ServerRecording {
+  server: string
+  runs: { body: RunAgentInput; events: BaseEvent[] }[]
+}
+
+const readJson = <T>(url: URL): T => JSON.parse(readFileSync(url, 'utf8')) as T
+const jsonFiles = (folder: URL) =>
+  readdirSync(folder)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+
+// test/fixtures holds byte-identical copies of two of these (02 and 14): not loaded twice.
+const coreFolder = new URL('../fixtures/recordings/', import.meta.url)
+const serverFolder = new URL('../../../../test/real-servers/recordings/', import.meta.url)
+
+// CopilotKit and Mastra announce no PredictState: their tests draft through the store's `predict` option.
+const writerPredict: PredictionMapping[] = [{ stateKey: 'document', tool: 'write_document', toolArgument: 'document' }]
+
+export const conversations: Conversation[] = [
+  ...jsonFiles(coreFolder).map((file): Conversation => {
+    const recording = readJson<CoreRecording>(new URL(file, coreFolder))
+    return {
+      name: `core/${file}`,
+      options: { initialState: (recording.input.state ?? {}) as Doc, threadId: recording.input.threadId },
+      runs: [{ input: recording.input, events: recording.events }, ...(recording.nextRuns ?? [])],
+    }
+  }),
+  ...jsonFiles(serverFolder).map((file): Conversation => {
+    const recording = readJson<ServerRecording>(new URL(file, serverFolder))
+    const first = recording.runs[0]!.body
+    return {
+      name: `real-servers/${file}`,
+      options: {
+        initialState: (first.state ?? {}) as Doc,
+        threadId: first.threadId,
+        ...(recording.server === 'langgraph' ? {} : { predict: writerPredict }),
+      },
+      runs: recording.runs.map((run) => ({ input: run.body, events: run.events })),
+    }
+  }),
+]
+
+/** Recorded inputs may lack message ids; a run needs them. */
+export const withIds = (messages: readonly Message[], prefix: string): Message[] =>
+  messages.map((message, index) => ({ ...message, id: message.id ?? `${prefix}-${index}` }) as Message)
+
+export const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
+
+/**
+ * An agent the test streams into by hand, one event at a time and synchronously: a store can be
+ * cut (serialized) at any point of a run, with its request still open. Every input is recorded.
+ */
+export class SteppedAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  private subscriber: Subscriber<BaseEvent> | undefined
+
+  run(input: RunAgentInput): Observable<BaseEvent> {
+    this.inputs.push(structuredClone(input))
+    return new Observable<BaseEvent>((subscriber) => {
+      this.subscriber = subscriber
+      return () => {
+        if (this.subscriber === subscriber) this.subscriber = undefined
+      }
+    })
+  }
+
+  /** Whether a request is open (started and not ended or cancelled). */
+  get open(): boolean {
+    return this.subscriber !== undefined && !this.subscriber.closed
+  }
+
+  push(event: BaseEvent): void {
+    const subscriber = this.subscriber
+    if (!subscriber || subscriber.closed) throw new Error(`No open request for ${event.type}`)
+    subscriber.next(event)
+    // The server closes the response after the run's last event.
+    if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') subscriber.complete()
+  }
+}
+
+/** A run that only starts and finishes, with the ids of the input it answers. */
+export const finishing = (input: RunAgentInput, outcome?: unknown): BaseEvent[] => [
+  { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId } as BaseEvent,
+  { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, ...(outcome === undefined ? {} : { outcome }) } as BaseEvent,
+]
+
+/** A small seeded generator (mulberry32): the fake storages' delays and failures repeat run to run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+/** A synchronous Web-Storage-shaped Map that records every call. */
+export class MapStorage {
+  readonly items = new Map<string, string>()
+  readonly writes: { key: string; value: string; at: number }[] = []
+  reads = 0
+  /** While set, setItem throws it (a full quota). */
+  failWith: unknown
+
+  getItem(key: string): string | null {
+    this.reads++
+    return this.items.get(key) ?? null
+  }
+
+  setItem(key: string, value: string): void {
+    if (this.failWith !== undefined) throw this.failWith
+    this.writes.push({ key, value, at: performance.now() })
+    this.items.set(key, value)
+  }
+
+  removeItem(key: string): void {
+    this.items.delete(key)
+  }
+}
+
+/** Shaped like the browser's: `name` is what code tests, and it is not an Error subclass everywhere. */
+export const quotaError = () => Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError', code: 22 })
+
+export interface AsyncStorageOptions {
+  random: () => number
+  /** Each call takes between 0 and this many milliseconds. */
+  maxDelayMs: number
+  /** The chance that a setItem fails (after its delay). */
+  failRate?: number
+}
+
+/**
+ * An async storage with random, bounded delays and failures. Every setItem is recorded when it
+ * starts and when it lands; a value lands only if no value started later has landed already, so
+ * an out-of-order pair of writes shows in `landed`.
+ */
+export class AsyncStorage {
+  readonly items = new Map<string, string>()
+  readonly started: string[] = []
+  readonly landed: string[] = []
+  readonly failed: string[] = []
+  inFlight = 0
+  maxInFlight = 0
+  private readonly options: AsyncStorageOptions
+
+  constructor(options: AsyncStorageOptions) {
+    this.options = options
+  }
+
+  private delay(): Promise<void> {
+    const ms = Math.floor(this.options.random() * (this.options.maxDelayMs + 1))
+    return new Promise((resolve) => setTimeout(resolve, ms))
+  }
+
+  async getItem(key: string): Promise<string | null> {
+    await this.delay()
+    return this.items.get(key) ?? null
+  }
+
+  async setItem(key: string, value: string): Promise<void> {
+    this.started.push(value)
+    this.inFlight++
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+    const fails = this.options.random() < (this.options.failRate ?? 0)
+    try {
+      await this.delay()
+      if (fails) {
+        this.failed.push(value)
+        throw new Error('storage unavailable')
+      }
+      this.landed.push(value)
+      this.items.set(key, value)
+    } finally {
+      this.inFlight--
+    }
+  }
+
+  async removeItem(key: string): Promise<void> {
+    await this.delay()
+    this.items.delete(key)
+  }
+}
+
+/** Waits until `done()` holds, checking every few milliseconds; fails after `timeoutMs`, never hangs. */
+export async function until(done: () => boolean, timeoutMs = 2_000, what = 'the condition'): Promise<void> {
+  const start = performance.now()
+  while (!done()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Deep equality as strict as `toStrictEqual` for the store's data (the same prototypes, the same
+ * keys, `undefined`-valued keys included; errors by name, message, cause and own fields), and
+ * much cheaper: the property tests compare hundreds of thousands of snapshots.
+ */
+export function strictlyEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    if (a.length !== other.length) return false
+    for (let i = 0; i < a.length; i++) {
+      if (!(i in a) || !(i in other) || !strictlyEqual(a[i], other[i])) return false
+    }
+    return true
+  }
+  if (a instanceof Error) {
+    const other = b as Error
+    if (a.name !== other.name || a.message !== other.message || !strictlyEqual(a.cause, other.cause)) return false
+  }
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !strictlyEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false
+  }
+  return true
+}
