@@ -5,9 +5,10 @@
 import { createServer } from 'node:http'
 import { BuiltInAgent, CopilotRuntime, defineTool } from '@copilotkit/runtime/v2'
 import { createCopilotNodeListener } from '@copilotkit/runtime/v2/node'
+import { MockLanguageModelV3 } from 'ai/test'
 import { z } from 'zod'
 import { scriptedModel } from './ai-sdk-model'
-import { listen, recordingProxy, requestThread } from './control'
+import { listen, readBody, recordingProxy, requestThread, sendJson } from './control'
 
 process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true'
 
@@ -40,8 +41,31 @@ class ScriptedAgent extends BuiltInAgent {
   }
 }
 
+// Test-only pacing (POST /__pace {threadId, delayMs}): each of that thread's model stream parts is
+// held for delayMs, so a run is still streaming when a test drops its connection and connects again.
+const paces = new Map<string, number>()
+
+function pacedModel(model: ReturnType<typeof scriptedModel>): ReturnType<typeof scriptedModel> {
+  return new MockLanguageModelV3({
+    provider: 'scripted',
+    modelId: 'scripted',
+    doStream: async (options) => {
+      const result = await model.doStream(options)
+      const delayMs = paces.get(requestThread.getStore() ?? '*') ?? 0
+      if (delayMs <= 0) return result
+      const pace = new TransformStream({
+        async transform(part, controller) {
+          await new Promise((resolve) => setTimeout(resolve, delayMs))
+          controller.enqueue(part)
+        },
+      })
+      return { ...result, stream: result.stream.pipeThrough(pace) }
+    },
+  })
+}
+
 const runtime = new CopilotRuntime({
-  agents: { writer: new ScriptedAgent({ model: scriptedModel(), tools: [writeDocument], maxSteps: 5 }) },
+  agents: { writer: new ScriptedAgent({ model: pacedModel(scriptedModel()), tools: [writeDocument], maxSteps: 5 }) },
 })
 const listener = createCopilotNodeListener({ runtime, basePath: '/api', activateChannels: false })
 
@@ -50,7 +74,15 @@ const inner = createServer(listener)
 await new Promise<void>((resolve) => inner.listen(0, '127.0.0.1', resolve))
 const address = inner.address()
 const target = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-await listen(recordingProxy(target), 'copilotkit')
+const recorded = recordingProxy(target)
+await listen(async (request, response) => {
+  if (request.method === 'POST' && request.url === '/__pace') {
+    const { threadId = '*', delayMs } = JSON.parse(await readBody(request)) as { threadId?: string; delayMs: number }
+    paces.set(threadId, delayMs)
+    return sendJson(response, 200, { threadId, delayMs })
+  }
+  return recorded(request, response)
+}, 'copilotkit')
 
 process.on('SIGTERM', () => process.exit(0))
 process.on('SIGINT', () => process.exit(0))
