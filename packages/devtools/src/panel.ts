@@ -234,7 +234,7 @@ const short = (text: string, max = MAX_TEXT) => (text.length > max ? `${text.sli
 function tree(key: string, value: unknown, depth: number): Node {
   if (typeof value !== 'object' || value === null) return h('div', { class: 'leaf' }, `${key}: ${short(JSON.stringify(value) ?? 'undefined')}`)
   const children = Object.entries(value)
-  const open = depth < 2 ? { open: '' } : {}
+  const open: Record<string, string> = depth < 2 ? { open: '' } : {}
   const label = Array.isArray(value) ? `[${children.length}]` : `{${children.length}}`
   return h(
     'details',

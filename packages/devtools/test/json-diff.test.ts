@@ -1,6 +1,6 @@
 import { diffJson } from '@agent-state/devtools'
 import fc from 'fast-check'
-import jsonPatch from 'fast-json-patch'
+import jsonPatch, { type Operation } from 'fast-json-patch'
 import { describe, expect, it } from 'vitest'
 
 describe('diffJson', () => {
@@ -96,7 +96,7 @@ describe('diffJson', () => {
       fc.property(json, fc.gen(), (before, gen) => {
         const after = mutate(before, (max) => (gen as unknown as Gen)(fc.integer, { min: 0, max }))
         const ops = diffJson(before, after)
-        const patched = jsonPatch.applyPatch(structuredClone(before), ops as jsonPatch.Operation[], true, false).newDocument
+        const patched = jsonPatch.applyPatch(structuredClone(before), ops as Operation[], true, false).newDocument
         expect(patched).toEqual(after)
         if (after === before) expect(ops).toEqual([])
       }),
