@@ -1,0 +1,172 @@
+// Server rendering with a thread (issue 13): the server renders a store, embeds its serialize(), the
+// client restores from that JSON and hydrates. The first client render must equal the server's.
+import type { BaseEvent } from '@ag-ui/core'
+import { ScriptedAgent } from '@agent-state/core/testing'
+import { type AgentStore, type AgentStoreOptions, createAgentStore, type SerializedThread, useAgentStore } from '@agent-state/react'
+import { act } from 'react'
+import { hydrateRoot, type Root } from 'react-dom/client'
+import { renderToString } from 'react-dom/server'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import recording from '../../../test/fixtures/02-predictive-document-approve.agent-framework.json'
+
+interface Doc {
+  document: string
+}
+
+const firstRun = recording.events as BaseEvent[]
+const resumedRun = recording.nextRuns[0]!.events as BaseEvent[]
+const options = (agent?: ScriptedAgent): AgentStoreOptions<Doc> => ({
+  initialState: { document: '' },
+  threadId: recording.input.threadId,
+  ...(agent ? { agent } : {}),
+})
+
+/** The thread as a server keeps it between requests: the recording's first run, waiting for approval. */
+function savedThread(): SerializedThread {
+  const store = createAgentStore(options())
+  store.apply(firstRun)
+  return JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+}
+
+function Thread({ store }: { store: AgentStore<Doc> }) {
+  const snapshot = useAgentStore(store)
+  return (
+    <main>
+      <p data-status>{snapshot.status}</p>
+      <article>{snapshot.state.document}</article>
+      <ul>
+        {snapshot.messages.map((message) => (
+          <li key={message.id}>
+            {message.role}: {typeof message.content === 'string' ? message.content : ''}
+          </li>
+        ))}
+      </ul>
+      {snapshot.confirmations.map((confirmation) => (
+        <button key={confirmation.id} type="button">
+          Approve {confirmation.id}
+        </button>
+      ))}
+    </main>
+  )
+}
+
+/** console.error / console.warn calls that speak of hydration, and React's recoverable errors. */
+function watchHydration() {
+  const calls: string[] = []
+  const keep = (...args: unknown[]) => {
+    const text = args.map(String).join(' ')
+    if (/hydrat|mismatch|did not match|didn't match/i.test(text)) calls.push(text)
+  }
+  vi.spyOn(console, 'error').mockImplementation(keep)
+  vi.spyOn(console, 'warn').mockImplementation(keep)
+  return calls
+}
+
+/** Runs as on a server: no `window` (jsdom's stays for the client half). */
+function onServer<T>(render: () => T): T {
+  vi.stubGlobal('window', undefined)
+  try {
+    return render()
+  } finally {
+    vi.unstubAllGlobals()
+  }
+}
+
+/** The text a browser would show for an HTML string. */
+const textOf = (html: string) => {
+  const element = document.createElement('div')
+  element.innerHTML = html
+  return element.textContent ?? ''
+}
+
+let root: Root | undefined
+afterEach(() => {
+  act(() => root?.unmount())
+  root = undefined
+  document.body.innerHTML = ''
+  vi.restoreAllMocks()
+})
+
+/** Serialises on the "server", hydrates on the "client"; returns the client's store, container and what went wrong. */
+function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
+  const html = onServer(() => renderToString(<Thread store={server} />))
+  // What the page embeds in a <script> tag, and what the client reads back.
+  const embedded = JSON.stringify(server.serialize())
+  const hydration = watchHydration()
+  const recoverable: unknown[] = []
+  const client = createAgentStore({ ...options(agent), restore: JSON.parse(embedded) as SerializedThread })
+  const container = document.body.appendChild(document.createElement('div'))
+  container.innerHTML = html
+  act(() => {
+    root = hydrateRoot(container, <Thread store={client} />, { onRecoverableError: (error) => void recoverable.push(error) })
+  })
+  return { html, client, container, hydration, recoverable }
+}
+
+describe('server rendering a thread (React)', () => {
+  it('hydrates a restored thread without a mismatch, then follows the client store', async () => {
+    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const agent = new ScriptedAgent({ runs: [resumedRun] })
+    const { html, client, container, hydration, recoverable } = serverThenClient(server, agent)
+
+    // The server rendered the waiting thread, not a blank one.
+    expect(textOf(html)).toContain('interrupted')
+    expect(textOf(html)).toContain('Approve call_write_doc_1')
+    expect(textOf(html)).toContain(recording.expected.state.document)
+    expect(container.textContent).toBe(textOf(html))
+    expect(hydration).toEqual([])
+    expect(recoverable).toEqual([])
+    expect(client.getState().confirmations.map((c) => c.id)).toEqual(['call_write_doc_1'])
+
+    // Then the client store drives the DOM: approving sends the resume and renders the resumed run.
+    await act(() => client.approve())
+    expect(agent.inputs[0]!.resume).toEqual([{ interruptId: 'call_write_doc_1', status: 'resolved', payload: { accepted: true } }])
+    expect(container.querySelector('[data-status]')!.textContent).toBe('idle')
+    expect(container.querySelectorAll('button')).toHaveLength(0)
+    expect(container.textContent).not.toBe(textOf(html))
+    expect(hydration).toEqual([])
+  })
+
+  it('hydrates a thread the server built by applying events in the same request', () => {
+    // A server that runs the agent (or applies a recording) and renders in one request, then embeds serialize().
+    const server = createAgentStore(options())
+    server.apply(firstRun)
+    const { html, container, hydration, recoverable } = serverThenClient(server, new ScriptedAgent({ runs: [resumedRun] }))
+    expect(textOf(html)).toContain(recording.expected.state.document)
+    expect(container.textContent).toBe(textOf(html))
+    expect(hydration).toEqual([])
+    expect(recoverable).toEqual([])
+  })
+
+  it('reports a mismatch when the client starts from another thread (the check can fail)', () => {
+    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const html = onServer(() => renderToString(<Thread store={server} />))
+    const recoverable: unknown[] = []
+    const container = document.body.appendChild(document.createElement('div'))
+    container.innerHTML = html
+    act(() => {
+      root = hydrateRoot(container, <Thread store={createAgentStore(options())} />, { onRecoverableError: (error) => void recoverable.push(error) })
+    })
+    expect(String(recoverable[0])).toMatch(/Hydration failed/)
+  })
+
+  it('gives two requests two stores that share nothing', () => {
+    const thread = savedThread()
+    const first = createAgentStore({ ...options(), restore: thread })
+    const second = createAgentStore({ ...options(), restore: thread })
+    const before = second.getState()
+    expect(first.getState()).not.toBe(before)
+    expect(first.getState().messages).not.toBe(before.messages)
+    expect(first.getState().confirmations).not.toBe(before.confirmations)
+    expect(first.getState()).toEqual(before)
+
+    first.apply({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/document', value: 'Only the first request' }] } as BaseEvent)
+    first.setState({ document: 'Edited in the first request' })
+    expect(first.getState().state.document).toBe('Edited in the first request')
+    expect(second.getState()).toBe(before)
+    expect(second.getState().state.document).toBe(recording.expected.state.document)
+    expect(renderToString(<Thread store={second} />)).not.toContain('first request')
+    // The saved thread itself was not changed by either store.
+    expect(JSON.stringify(createAgentStore({ ...options(), restore: thread }).getState())).toBe(JSON.stringify(before))
+  })
+})
