@@ -1,5 +1,6 @@
 import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
+import { isPlainObject } from './json-value'
 import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
 import { checkEvent, reduceEvent } from './reduce'
 import { expandChunk, isChunk } from './reduce/chunks'
@@ -27,9 +28,13 @@ export type Input<S> =
   | { type: 'reset'; state: S; threadId: string }
   /** The request failed (HTTP error, network, timeout) or its stream ended without a terminal event. */
   | { type: 'failed'; requestId: string; error: AgentStoreError }
+  /** Re-attach the run whose stream dropped, through the agent's `connect`. */
+  | { type: 'reconnect'; requestId: string }
 
 export type Effect =
   | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
+  /** Like start, through the agent's `connect`: a replay of the thread, then the live rest. */
+  | { type: 'connect'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
   /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
   | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
   | { type: 'report'; error: AgentStoreError }
@@ -63,6 +68,8 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
       return abort(model, config)
     case 'reset':
       return reset(model, input.state, input.threadId, config)
+    case 'reconnect':
+      return reconnect(model, input.requestId, config)
   }
 }
 
@@ -78,6 +85,11 @@ const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type ==
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
   if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
+  if (requestId !== undefined && model.request!.rejoining) {
+    // The replay of earlier runs changes nothing: they are applied already.
+    if (!isStartOf(raw, model.request!.rejoining.runId)) return { model, effects: none }
+    model = rebuiltRun(model, config)
+  }
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
   let event: Event | undefined
   try {
@@ -199,13 +211,75 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, va
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
 function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, config: MachineConfig<S>): Step<S> {
   if (model.request?.id !== requestId) return { model, effects: none }
-  const effects: Effect[] = [
-    { type: 'report', error },
-    { type: 'release', requestId, how: 'none' },
-  ]
-  if (!model.request.delivered && model.outbox) return { model: giveBack(model, error), effects }
-  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
-  return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
+  const release: Effect = { type: 'release', requestId, how: 'none' }
+  if (model.request.rejoining) {
+    // The replay never reached the run: the thread stays as it was, still rejoinable.
+    const reason = error.reason === 'not-supported' ? 'not-supported' : 'not-found'
+    const notFound = new AgentStoreError('RECONNECT', `The run could not be re-attached: ${error.message}`, { reason, cause: error })
+    return { model: { ...model, request: undefined }, effects: [{ type: 'report', error: notFound }, release] }
+  }
+  const dropped = dropRequest(model, error, config)
+  return { model: dropped.model, effects: [...dropped.effects, { type: 'report', error }, release] }
+}
+
+/**
+ * The request is gone (a failure, or a page that reloaded while it streamed). Undelivered answers
+ * are given back; a run that had begun is rolled back, and can be re-attached by reconnect().
+ */
+export function dropRequest<S>(model: Model<S>, error: AgentStoreError | undefined, config: MachineConfig<S>): { model: Model<S>; effects: Effect[] } {
+  const request = model.request!
+  if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
+  const runId = model.run?.runId ?? request.id
+  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)
+  const rejoin = request.start && request.delivered ? { runId, start: request.start } : undefined
+  return { model: { ...ended.model, request: undefined, rejoin }, effects: ended.effects }
+}
+
+function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<S>): Step<S> {
+  const { rejoin } = model
+  let refused: AgentStoreError | undefined
+  if (model.request) refused = new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
+  else if (!rejoin) refused = new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
+  else if (!config.hasAgent) refused = new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
+  if (refused || !rejoin) return { model, effects: none, refused }
+  const { snapshot, settings } = rejoin.start
+  const input: RunAgentInput = {
+    threadId: snapshot.threadId,
+    runId: rejoin.runId,
+    state: snapshot.committed,
+    messages: config.messagesForServer(snapshot.messages),
+    tools: settings.tools.slice(),
+    context: settings.context.slice(),
+    forwardedProps: settings.forwardedProps,
+  }
+  const request = { id: requestId, delivered: true, rejoining: rejoin }
+  return { model: { ...model, request }, effects: [{ type: 'connect', requestId, input, timeoutMs: config.timeoutMs }], requestId }
+}
+
+const isStartOf = (raw: unknown, runId: string) => {
+  const event = raw as { type?: unknown; runId?: unknown } | null
+  return event?.type === EventType.RUN_STARTED && event.runId === runId
+}
+
+/**
+ * The replay reached the dropped run: it starts again from the model it began with, and the
+ * replay brings it back event by event, so nothing is applied twice. The user's changes since
+ * then are made again, as edits during the run.
+ */
+function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+  const { start } = model.request!.rejoining!
+  const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
+  const before = start.snapshot.committed
+  const now = model.snapshot.committed
+  if (before === now || !isPlainObject(before) || !isPlainObject(now)) return rebuilt
+  let state = rebuilt.snapshot.state as Record<string, unknown>
+  for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    if (before[key] === now[key]) continue
+    state = { ...state }
+    if (Object.hasOwn(now, key)) state[key] = now[key]
+    else delete state[key]
+  }
+  return setUserState(rebuilt, state as S, config).model
 }
 
 /** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */
@@ -240,6 +314,7 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
   if (!request) return { model, effects: none }
   const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
+  if (request.rejoining) return { model: { ...model, request: undefined }, effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
   const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
@@ -292,6 +367,7 @@ export function startRequest<S>(
     edit: undefined,
     userEdits: [],
     request: { id: runId, delivered: false },
+    rejoin: undefined,
     settings,
   }
   const withRun = { ...started, run: newRun(started, undefined, runId, config) }
@@ -305,7 +381,13 @@ export function startRequest<S>(
     forwardedProps: settings.forwardedProps,
     ...(resume?.resume ? { resume: resume.resume } : {}),
   }
-  return { model: settle(withRun, withRun.snapshot, [], config), effects: [{ type: 'start', requestId: runId, input, timeoutMs }], requestId: runId }
+  const settled = settle(withRun, withRun.snapshot, [], config)
+  const start = { ...settled, request: undefined }
+  return {
+    model: { ...settled, request: { id: runId, delivered: false, start } },
+    effects: [{ type: 'start', requestId: runId, input, timeoutMs }],
+    requestId: runId,
+  }
 }
 
 export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {

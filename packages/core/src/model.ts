@@ -84,10 +84,20 @@ export interface Outbox<S> {
 }
 
 /** The request in flight. */
-export interface Request {
+export interface Request<S = unknown> {
   readonly id: string
   /** Set at its first event: from then on the server has the answers it carried. */
   readonly delivered: boolean
+  /** The model as the run began: what a reconnect rebuilds the run from. */
+  readonly start?: Model<S> | undefined
+  /** A reconnect still passing over the replay of earlier runs, until this run's RUN_STARTED. */
+  readonly rejoining?: Rejoin<S> | undefined
+}
+
+/** A run whose stream dropped after it had begun: reconnect() can re-attach it. */
+export interface Rejoin<S> {
+  readonly runId: string
+  readonly start: Model<S>
 }
 
 export interface Model<S> {
@@ -101,7 +111,8 @@ export interface Model<S> {
   /** The same edits as made (the view seen, the state set), for a failed run to replay on the state from before it. */
   readonly userEdits: readonly Edit[]
   readonly run: RunContext | undefined
-  readonly request: Request | undefined
+  readonly request: Request<S> | undefined
+  readonly rejoin: Rejoin<S> | undefined
   readonly outbox: Outbox<S> | undefined
   readonly settings: RunSettings
   /** Interrupt ids whose answers reached the server: never opened again. */
@@ -119,6 +130,7 @@ export function initialModel<S>(snapshot: AgentSnapshot<S>): Model<S> {
     userEdits: [],
     run: undefined,
     request: undefined,
+    rejoin: undefined,
     outbox: undefined,
     settings: noSettings,
     answeredInterrupts: [],
@@ -138,6 +150,7 @@ export function copyModel<S>(model: Model<S>): { -readonly [K in keyof Model<S>]
     userEdits: model.userEdits,
     run: model.run,
     request: model.request,
+    rejoin: model.rejoin,
     outbox: model.outbox,
     settings: model.settings,
     answeredInterrupts: model.answeredInterrupts,

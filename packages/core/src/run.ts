@@ -1,5 +1,5 @@
-import { type AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
-import { AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
+import { AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
+import { AGUIConnectNotImplementedError, AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { defaultLimits } from './reduce/state'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
@@ -23,6 +23,8 @@ export interface ConnectOptions {
   timeoutMs?: number
   /** After RUN_FINISHED or RUN_ERROR, how long the server may take to close the response before it is cancelled (default 2,000 ms). */
   drainMs?: number
+  /** Through the agent's `connect`: a replay of the thread's runs, each with its terminal event, then the live rest. */
+  connect?: boolean
 }
 
 /** An HttpAgent, or anything shaped like one: it fetches `url` through its public `fetch` field. */
@@ -101,7 +103,7 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
 
   try {
     const sse = { maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes, onActivity: touch, onError: onBodyError }
-    subscription = events(agent, input, sse, controller)
+    subscription = events(agent, input, sse, controller, options.connect === true)
       .pipe(transformChunks(false), verifyEvents(false))
       .subscribe({
         next: (event) => {
@@ -110,7 +112,7 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
           if (ended) return close()
           touch()
           handlers.event(event)
-          if (open && (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR)) {
+          if (open && !options.connect && (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR)) {
             drain()
             handlers.end(undefined)
           }
@@ -136,7 +138,7 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
  * and starts its request synchronously there, so other runs on the same agent (another store, a
  * direct call) never see this run's fetch wrapper or controller.
  */
-function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined) {
+function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined, connect: boolean) {
   const target = agent as AbstractAgent & { fetch?: FetchFn; abortController?: AbortController }
   const { fetch, abortController } = target
   if (controller) target.abortController = controller
@@ -145,16 +147,26 @@ function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, con
     agent.fetch = wrapFetch((url, init) => original.call(agent, url, init), sse)
   }
   try {
-    return agent.run(input)
+    // connect() is protected on AbstractAgent, but it is the stream connectAgent() reads: called the same way.
+    return connect ? (agent as unknown as Connectable).connect(input) : agent.run(input)
   } finally {
     if (controller) target.abortController = abortController
     if (isFetchingAgent(agent)) target.fetch = fetch
   }
 }
 
+type Connectable = { connect(input: RunAgentInput): ReturnType<AbstractAgent['run']> }
+
+/** Whether the agent implements AG-UI's `connect` (AbstractAgent's own throws AGUIConnectNotImplementedError). */
+export const canConnect = (agent: AbstractAgent | undefined): boolean =>
+  agent !== undefined && (agent as unknown as Connectable).connect !== (AbstractAgent.prototype as unknown as Connectable).connect
+
 /** Turns whatever the transport threw into an error with a stable code and a short message (never a response body dump). */
 export function toStoreError(error: unknown): AgentStoreError {
   if (error instanceof AgentStoreError) return error
+  if (error instanceof AGUIConnectNotImplementedError) {
+    return new AgentStoreError('RECONNECT', 'The agent does not implement connect', { reason: 'not-supported', cause: error })
+  }
   const message = error instanceof Error ? error.message : String(error)
   const status = (error as { status?: unknown } | null)?.status
   if (typeof status === 'number') {

@@ -1,13 +1,13 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { createId } from './ids'
-import { type Effect, type Input, type MachineConfig, transition } from './machine'
+import { dropRequest, type Effect, type Input, type MachineConfig, transition } from './machine'
 import { initialModel, type Model } from './model'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
 import { acceptState, checkState, defaultLimits, toValidator } from './reduce/state'
 import { ownCopy } from './reduce/user'
-import { connectRun, type RunConnection } from './run'
+import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, Listener, RunOptions } from './types'
@@ -63,13 +63,16 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   // Whether any input has been processed: a thread restored late (an async storage) replaces only an untouched store.
   let touched = false
   let restoring: Promise<void> = Promise.resolve()
-  let model: Model<TState> = startingModel(restored ?? saved(), initial, config)
+  const given = restored ?? saved()
+  const restoredRunning = given?.request !== undefined
+  let model: Model<TState> = startingModel(given, initial, config)
   // What the server rendered, for hydration: a restored thread renders the same on both sides.
   const first = model.snapshot
   // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
   let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
   const connections = new Map<string, RunConnection>()
+  const connecting = new Set<string>()
   const waiting = new Map<string, (() => void)[]>()
   const queue: Queued<TState>[] = []
   let busy = false
@@ -132,7 +135,9 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   function restoreLate(value: unknown) {
     if (value == null) return
     if (touched) return report(new AgentStoreError('PERSIST', 'The saved thread arrived after the store had changed: not restored', { reason: 'late' }))
-    publish(startingModel(checked(value), initial, config))
+    const restoredModel = checked(value)
+    publish(startingModel(restoredModel, initial, config))
+    if (restoredModel.request && model.rejoin && canConnect(options.agent)) store.reconnect().catch(report)
   }
 
   function step(input: Input<TState>, command: Queued<TState>['command'] | undefined, replaying?: boolean) {
@@ -177,9 +182,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   function perform(effect: Effect) {
     switch (effect.type) {
       case 'start':
+      case 'connect':
         return startRequest(effect)
       case 'release': {
-        if (effect.how === 'cancel') connections.get(effect.requestId)?.cancel()
+        // A replay stream goes on with runs the store does not need: cut once the run it rejoined has ended.
+        if (effect.how === 'cancel' || connecting.delete(effect.requestId)) connections.get(effect.requestId)?.cancel()
         connections.delete(effect.requestId)
         for (const resolve of waiting.get(effect.requestId) ?? []) resolve()
         waiting.delete(effect.requestId)
@@ -200,7 +207,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     }
   }
 
-  function startRequest({ requestId, input, timeoutMs }: Extract<Effect, { type: 'start' }>) {
+  function startRequest({ type, requestId, input, timeoutMs }: Extract<Effect, { type: 'start' | 'connect' }>) {
     const connection = connectRun(
       options.agent!,
       input,
@@ -209,10 +216,11 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
         end: (error) =>
           dispatch({ type: 'failed', requestId, error: error ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR') }),
       },
-      { maxEventBytes: config.rules.limits.maxEventBytes, timeoutMs },
+      { maxEventBytes: config.rules.limits.maxEventBytes, timeoutMs, connect: type === 'connect' },
     )
     // Still in flight (not ended while it was being opened): kept so abort() can cancel it.
     if (model.request?.id === requestId) connections.set(requestId, connection)
+    if (type === 'connect' && model.request?.id === requestId) connecting.add(requestId)
   }
 
   function report(error: AgentStoreError) {
@@ -256,6 +264,13 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     respond: (id, payload, runOptions) => answerInput(id, { kind: 'respond', payload }, runOptions),
     cancel: (id, runOptions) => answerInput(id, { kind: 'cancel' }, runOptions),
     abort: () => dispatch({ type: 'abort' }),
+    reconnect() {
+      if (!canConnect(options.agent)) {
+        const reason = options.agent ? 'The agent does not implement connect' : 'reconnect() needs an agent'
+        return Promise.reject(new AgentStoreError('RECONNECT', reason, { reason: 'not-supported' }))
+      }
+      return command({ type: 'reconnect', requestId: createId() })
+    },
     reset(state, resetOptions) {
       const next = state === undefined ? initial.state : ownCopy(acceptState(model.snapshot.committed, state, config.rules, 'reset'), undefined)
       if (state !== undefined) checkState(next, config.rules)
@@ -282,6 +297,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     flush: () => persister?.flush() ?? Promise.resolve(),
     stop: () => persister?.stop(),
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
+  // A thread saved while its run streamed re-attaches by itself when the agent can.
+  if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))
   return store
 
   function machineConfig(from: AgentStoreOptions<TState>): MachineConfig<TState> {
@@ -307,7 +324,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot<S>, config: MachineConfig<S>): Model<S> {
   if (!restored) return initialModel(initial)
   if (!restored.request) return restored
-  return transition(restored, { type: 'abort' }, config).model
+  return dropRequest(restored, undefined, config).model
 }
 
 /** A change a reload must not lose: an answer given, a confirmation opened, a run started or ended. */

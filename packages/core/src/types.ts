@@ -241,6 +241,12 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   cancel(id?: string, runOptions?: AnswerRunOptions): Promise<void>
   /** Stops the active run, if any; its late events are ignored. */
   abort(): void
+  /**
+   * Re-attaches the run whose stream dropped (or that streamed when the thread was saved) through
+   * the agent's AG-UI `connect`, applying only what the store has not applied. Rejects with
+   * RECONNECT when the agent cannot connect; reports RECONNECT when the server no longer has the run.
+   */
+  reconnect(): Promise<void>
   /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */
   reset(state?: TState, options?: { newThread?: boolean }): void
   /** The whole thread as plain JSON, for `restore` after a reload, on another page or on the client after SSR. */
