@@ -23,6 +23,8 @@ export interface RecipeState {
 
 export const store = createAgentStore<RecipeState>({
   agent: new HttpAgent({ url: agentUrl('recipe') }),
+  // The thread survives a reload: the conversation and the recipe, your edits included.
+  persist: { storage: localStorage, key: 'react-recipe' },
   initialState: {
     recipe: { title: '', skill_level: 'Intermediate', cooking_time: '30 min', special_preferences: [], ingredients: [], instructions: [] },
   },

@@ -14,6 +14,8 @@ export interface PlannerState {
 
 export const store = createAgentStore<PlannerState>({
   agent: new HttpAgent({ url: agentUrl('planner') }),
+  // The thread survives a reload: a plan waiting for confirmation comes back with its buttons.
+  persist: { storage: localStorage, key: 'svelte-planner' },
   initialState: { steps: [] },
 })
 

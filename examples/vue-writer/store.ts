@@ -8,5 +8,7 @@ export interface WriterState {
 
 export const store = createAgentStore<WriterState>({
   agent: new HttpAgent({ url: agentUrl('writer') }),
+  // The thread survives a reload: a draft waiting for approval comes back with its Approve / Reject.
+  persist: { storage: localStorage, key: 'vue-writer' },
   initialState: { document: '' },
 })

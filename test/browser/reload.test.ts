@@ -1,0 +1,180 @@
+// The example apps persist their thread in localStorage (issue 13): a reload brings back the
+// conversation, the draft and an open confirmation, and answering it after the reload sends the
+// resume the server waits for. Built and served like examples.test.ts, in a Chromium of its own.
+import type { Message, RunAgentInput } from '@ag-ui/core'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { planFor, storyFor } from '../../examples/server/content'
+import { type AgentServer, startAgentServer } from '../../examples/server/server'
+import { type Browser, buildExamples, launchBrowser, waitForStatus } from './harness'
+
+const delayMs = 8
+const testTimeout = 30_000
+
+let server: AgentServer
+let browser: Browser
+
+beforeAll(async () => {
+  const building = buildExamples('examples-build-reload')
+  building.catch(() => undefined)
+  browser = await launchBrowser()
+  server = await startAgentServer({ delayMs, staticDir: await building })
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+const requestsTo = (agent: string): RunAgentInput[] => server.requests.filter((request) => request.agent === agent).map((request) => request.input)
+const lastMessage = (input: RunAgentInput): Message => input.messages[input.messages.length - 1]!
+const toolCallsOf = (input: RunAgentInput) => input.messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
+
+async function open(path: string) {
+  const { page, errors } = await browser.newPage()
+  await page.goto(`${server.url}${path}`)
+  await page.getByRole('textbox', { name: 'Message' }).waitFor()
+  return { page, errors }
+}
+
+async function send(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text)
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter')
+}
+
+/** Waits until the app's saved thread holds `text` (writes during a stream are throttled). */
+const savedHolds = (page: Page, key: string, text: string) =>
+  page.waitForFunction(([key, text]) => localStorage.getItem(key)?.includes(text) === true, [key, text] as const)
+
+/** What the page shows of the thread: the chat bubbles and the status label. */
+const chatText = (page: Page) => page.locator('ol.messages li.message').allTextContents()
+const statusText = async (page: Page) => (await page.getByTestId('status').textContent())?.trim()
+
+async function reload(page: Page) {
+  await page.reload()
+  await page.getByRole('textbox', { name: 'Message' }).waitFor()
+}
+
+describe('vue-writer: reloaded while waiting for approval', () => {
+  it(
+    'shows the draft and the Approve / Reject panel again, and approving sends the resume',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      const story = storyFor(request)
+      await send(page, request)
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      await waitForStatus(page, 'Waiting for your approval')
+      await savedHolds(page, 'vue-writer', 'interrupted')
+      const chat = await chatText(page)
+      expect(chat[0]).toBe(request)
+      const requestsBefore = requestsTo('writer').length
+      expect(requestsBefore).toBe(1)
+
+      await reload(page)
+      expect(await statusText(page)).toBe('Waiting for your approval')
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
+      expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.getByText('Draft · not approved').isVisible()).toBe(true)
+      expect(await page.getByTestId('approval').isVisible()).toBe(true)
+      for (const name of ['Approve', 'Edit first', 'Reject']) {
+        expect(await page.getByRole('button', { name, exact: true }).isEnabled()).toBe(true)
+      }
+      expect(await chatText(page)).toEqual(chat)
+      // Loading the page sent nothing: the thread came from localStorage, not from the server.
+      expect(requestsTo('writer')).toHaveLength(requestsBefore)
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+      await waitForStatus(page, 'Idle')
+      const [first, resumed] = requestsTo('writer')
+      expect(requestsTo('writer')).toHaveLength(2)
+      const writeCall = toolCallsOf(resumed!).find((call) => call.function.name === 'write_document')
+      expect(writeCall?.id).toMatch(/^call_/)
+      expect(resumed!.resume).toEqual([{ interruptId: writeCall!.id, status: 'resolved', payload: { accepted: true } }])
+      expect(resumed!.threadId).toBe(first!.threadId)
+      expect(resumed!.state).toEqual({ document: story })
+      expect(resumed!.messages[0]).toMatchObject({ role: 'user', content: request })
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByTestId('approval').count()).toBe(0)
+
+      // And the answered thread survives the next reload as answered: no panel comes back.
+      await savedHolds(page, 'vue-writer', 'Saved (')
+      const answered = await chatText(page)
+      await reload(page)
+      expect(await statusText(page)).toBe('Idle')
+      expect(await chatText(page)).toEqual(answered)
+      expect(await page.getByTestId('approval').count()).toBe(0)
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
+      expect(requestsTo('writer')).toHaveLength(2)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
+describe('svelte-planner: reloaded while the plan waits for confirmation', () => {
+  it(
+    'shows the conversation and the plan again, and approving answers the confirm_changes call',
+    async () => {
+      const { page, errors } = await open('/svelte-planner/')
+      const plan = planFor('Plan a trip to Mars')
+      await send(page, 'Plan a trip to Mars')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      await savedHolds(page, 'svelte-planner', 'confirm_changes')
+      const chat = await chatText(page)
+      expect(chat.length).toBeGreaterThan(1)
+
+      await reload(page)
+      expect(await chatText(page)).toEqual(chat)
+      expect(await page.getByRole('textbox', { name: /^Step \d$/ }).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
+        plan.map((step) => step.description),
+      )
+      expect(requestsTo('planner')).toHaveLength(1)
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await waitForStatus(page, 'Idle')
+      const [, second] = requestsTo('planner')
+      const confirm = toolCallsOf(second!).find((call) => call.function.name === 'confirm_changes')
+      expect(lastMessage(second!)).toMatchObject({ role: 'tool', toolCallId: confirm!.id, content: '{"accepted":true}' })
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
+describe('react-recipe: reloaded after a run and an edit', () => {
+  it(
+    'shows the conversation and the edited recipe again, and the next run sends both',
+    async () => {
+      const { page, errors } = await open('/react-recipe/')
+      const title = page.getByRole('textbox', { name: 'Recipe title' })
+      await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+      await waitForStatus(page, 'Idle')
+      await title.fill("Nonna's Carbonara")
+      await savedHolds(page, 'react-recipe', "Nonna's Carbonara")
+      const chat = await chatText(page)
+      expect(chat.length).toBeGreaterThan(1)
+
+      await reload(page)
+      expect(await chatText(page)).toEqual(chat)
+      expect(await title.inputValue()).toBe("Nonna's Carbonara")
+      expect(await page.getByRole('textbox', { name: 'Ingredient 1' }).inputValue()).not.toBe('')
+
+      await send(page, 'Make it vegetarian')
+      await page.getByText('Done. Everything else is as you left it.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const [first, second] = requestsTo('recipe')
+      expect(requestsTo('recipe')).toHaveLength(2)
+      expect(second!.threadId).toBe(first!.threadId)
+      expect(second!.state).toMatchObject({ recipe: { title: "Nonna's Carbonara" } })
+      expect(second!.messages[0]).toMatchObject({ role: 'user', content: 'Spaghetti carbonara, please' })
+      expect(lastMessage(second!)).toMatchObject({ role: 'user', content: 'Make it vegetarian' })
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
