@@ -70,11 +70,16 @@ export const DEFAULT_LIMIT = 5000
 const snapshotParts = ['state', 'committed', 'messages', 'confirmations', 'predictions'] as const
 
 export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIMIT }: RecorderOptions = {}): Recorder<S> {
-  if (!(limit >= 1)) throw new RangeError(`limit must be at least 1, got ${limit}`)
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`)
   const internals = storeInternals<S>(store)
-  // A plain array with a moving head, compacted now and then: recording a token costs one push.
-  const items: RecordedEntry<S>[] = []
-  let head = 0
+  // Rings of `limit` slots (entry i in slot i % limit), filled as they come: recording a token
+  // stores three values and allocates nothing. Entry objects are made when read, and kept.
+  const models: Model<S>[] = []
+  const inputs: Input<S>[] = []
+  const times: number[] = []
+  const made: (RecordedEntry<S> | undefined)[] = []
+  const detachedAt = new Set<number>()
+  let first = 0
   let nextIndex = 0
   let dropped = 0
   let start = internals.model()
@@ -88,33 +93,41 @@ export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIM
   let cached: RecorderState<S> | undefined = initial
   let scheduled = false
 
-  const firstIndex = () => nextIndex - (items.length - head)
-  const at = (index: number) => items[head + index - firstIndex()]
-
   const unobserve = internals.observe((input, _before, after) => {
     if (jumping) return
-    if (current !== undefined) {
-      // A new input after a jump: the entries after that point are another history now.
-      items.length = head + current - firstIndex() + 1
-      nextIndex = current + 1
-      current = undefined
+    if (current !== undefined) truncateAfter(current)
+    const index = nextIndex++
+    const slot = index % limit
+    if (index - first === limit) {
+      // The oldest entry's slot: its model is where the kept history now starts.
+      start = models[slot]!
+      detachedAt.delete(first)
+      first++
+      dropped++
     }
-    const time = Date.now()
+    models[slot] = after
+    inputs[slot] = input
+    times[slot] = Date.now()
+    made[slot] = undefined
     if (detached) {
       detached = false
-      items.push({ index: nextIndex++, input, time, model: after, snapshot: after.snapshot, detached: true })
-    } else items.push({ index: nextIndex++, input, time, model: after, snapshot: after.snapshot })
-    if (items.length - head > limit) {
-      start = items[head]!.model
-      head++
-      dropped++
-      if (head >= limit) {
-        items.splice(0, head)
-        head = 0
-      }
+      detachedAt.add(index)
     }
     changed()
   })
+
+  /** A new input after a jump: the entries after that point are another history now. */
+  function truncateAfter(index: number) {
+    for (let gone = index + 1; gone < nextIndex; gone++) {
+      const slot = gone % limit
+      models[slot] = undefined as never
+      inputs[slot] = undefined as never
+      made[slot] = undefined
+      detachedAt.delete(gone)
+    }
+    nextIndex = index + 1
+    current = undefined
+  }
 
   function changed() {
     cached = undefined
@@ -133,18 +146,35 @@ export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIM
   }
 
   function getState(): RecorderState<S> {
-    cached ??= { entries: items.slice(head), dropped, limit, start, current }
+    cached ??= { entries: range(first, nextIndex), dropped, limit, start, current }
     return cached
   }
 
+  function at(index: number): RecordedEntry<S> {
+    const slot = index % limit
+    const found = made[slot]
+    if (found) return found
+    const model = models[slot]!
+    const entry: RecordedEntry<S> = detachedAt.has(index)
+      ? { index, input: inputs[slot]!, time: times[slot]!, model, snapshot: model.snapshot, detached: true }
+      : { index, input: inputs[slot]!, time: times[slot]!, model, snapshot: model.snapshot }
+    made[slot] = entry
+    return entry
+  }
+
+  function range(from: number, to: number): RecordedEntry<S>[] {
+    const entries = new Array<RecordedEntry<S>>(to - from)
+    for (let index = from; index < to; index++) entries[index - from] = at(index)
+    return entries
+  }
+
   function entry(index: number) {
-    return Number.isInteger(index) && index >= firstIndex() && index < nextIndex ? at(index) : undefined
+    return Number.isInteger(index) && index >= first && index < nextIndex ? at(index) : undefined
   }
 
   /** The entries an export holds: up to the jumped-to one after a jump. */
   function recorded(): readonly RecordedEntry<S>[] {
-    const end = current === undefined ? items.length : head + current - firstIndex() + 1
-    return items.slice(head, end)
+    return range(first, current === undefined ? nextIndex : current + 1)
   }
 
   return {
@@ -160,14 +190,14 @@ export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIM
     entry,
     diff(index) {
       const found = entry(index)
-      if (!found) throw new RangeError(`No entry ${index}: the recorder holds ${firstIndex()}…${nextIndex - 1}`)
-      const before = index === firstIndex() ? start.snapshot : at(index - 1)!.snapshot
+      if (!found) throw new RangeError(`No entry ${index}: the recorder holds ${first}…${nextIndex - 1}`)
+      const before = index === first ? start.snapshot : at(index - 1).snapshot
       return diffSnapshots(before, found.snapshot)
     },
     exportRecording: () => writeRecording(internals.options, store, start, recorded(), dropped),
     jumpTo(index) {
-      const target = index === firstIndex() - 1 ? start : entry(index)?.model
-      if (!target) throw new RangeError(`No entry ${index} to jump to: the recorder holds ${firstIndex()}…${nextIndex - 1}`)
+      const target = index === first - 1 ? start : entry(index)?.model
+      if (!target) throw new RangeError(`No entry ${index} to jump to: the recorder holds ${first}…${nextIndex - 1}`)
       // The abort that cancels a request in flight belongs to the jump, not to the history.
       jumping = true
       try {
