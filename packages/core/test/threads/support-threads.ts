@@ -171,10 +171,13 @@ export class AsyncStorage {
   readonly failed: string[] = []
   inFlight = 0
   maxInFlight = 0
+  /** The chance that a setItem fails; set to 0 when the storage recovers. */
+  failRate: number
   private readonly options: AsyncStorageOptions
 
   constructor(options: AsyncStorageOptions) {
     this.options = options
+    this.failRate = options.failRate ?? 0
   }
 
   private delay(): Promise<void> {
@@ -191,7 +194,7 @@ export class AsyncStorage {
     this.started.push(value)
     this.inFlight++
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
-    const fails = this.options.random() < (this.options.failRate ?? 0)
+    const fails = this.options.random() < this.failRate
     try {
       await this.delay()
       if (fails) {
