@@ -110,12 +110,12 @@ export async function benchDevtools(): Promise<Row[]> {
     {
       name: `heap of ${formatCount(ENTRIES)} entries, draft tokens`,
       value: formatBytes(draftMemory.bytes),
-      note: `${formatBytes(draftMemory.bytes / ENTRIES)} per entry: a ${formatCount(longText.length)}-character document drafted in ${CHUNK}-character TOOL_CALL_ARGS chunks, every entry's model kept; the growing strings are V8 ropes shared between entries`,
+      note: `${formatBytes(Math.round(draftMemory.bytes / ENTRIES))} per entry: a ${formatCount(longText.length)}-character document drafted in ${CHUNK}-character TOOL_CALL_ARGS chunks, every entry's model kept; the growing strings are V8 ropes shared between entries`,
     },
     {
       name: `heap of ${formatCount(ENTRIES)} entries, state deltas`,
       value: formatBytes(deltaMemory.bytes),
-      note: `${formatBytes(deltaMemory.bytes / ENTRIES)} per entry: one replace per STATE_DELTA on a 100-item list; each model shares the 99 untouched items`,
+      note: `${formatBytes(Math.round(deltaMemory.bytes / ENTRIES))} per entry: one replace per STATE_DELTA on a 100-item list; each model shares the 99 untouched items, and the copied 100-slot array is most of an entry`,
     },
   ].map((row) => ({ scenario: SCENARIO, ...row }))
 }
