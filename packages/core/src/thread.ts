@@ -2,7 +2,7 @@ import { MessageSchema } from '@ag-ui/core/schemas'
 import { AgentStoreError } from './errors'
 import type { Model } from './model'
 import { decodeModel, encodeModel } from './model-io'
-import { checkState, type StateRules } from './reduce/state'
+import { acceptState, checkState, type StateRules } from './reduce/state'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.
@@ -37,7 +37,8 @@ export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
   try {
     model = decodeModel<S>(saved.model)
     checkModel(model, saved.threadId)
-    for (const state of [model.snapshot.state, model.snapshot.committed, model.server]) checkState(state, rules)
+    // The limits and the validator, as for a state from the server: storage is no more trusted than the network.
+    for (const state of [model.snapshot.state, model.snapshot.committed, model.server]) checkState(acceptState(undefined as S, state, rules, 'restore'), rules)
   } catch (error) {
     if (error instanceof AgentStoreError && error.code === 'RESTORE') throw error
     throw refused('damaged', `The saved thread is damaged: ${error instanceof Error ? error.message : String(error)}`, error)

@@ -56,7 +56,7 @@ class ReplayingAgent extends AbstractAgent {
     })
   }
 
-  protected connect(input: RunAgentInput): Observable<BaseEvent> {
+  protected override connect(input: RunAgentInput): Observable<BaseEvent> {
     this.connects.push(structuredClone(input))
     const replay = this.compact ? compactEvents(this.log) : this.log
     return new Observable<BaseEvent>((subscriber) => {
