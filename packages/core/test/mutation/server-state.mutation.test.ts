@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest'
+import { type AgentStoreError, createAgentStore } from '../../src'
+import { ev } from '../helpers'
+
+// Server state under drafts, pinned through the public API: the held opening snapshot, server
+// values against a draft's baseline, who a server draft names as its writer, and the limits a
+// streaming draft stops at.
+
+type S = Record<string, unknown>
+const predict = (stateKey: string, tool: string, toolArgument?: string) =>
+  ev.custom('PredictState', [{ state_key: stateKey, tool, ...(toolArgument === undefined ? {} : { tool_argument: toolArgument }) }])
+
+function store(initialState: S, options: { limits?: { maxStateBytes?: number; maxDepth?: number } } = {}) {
+  const errors: AgentStoreError[] = []
+  const created = createAgentStore<S>({ initialState, onError: (e) => errors.push(e), ...options })
+  return { store: created, errors }
+}
+
+describe("a run's opening empty snapshot", () => {
+  it('is held from view until the next state event', () => {
+    const { store: s } = store({ doc: 'x' })
+    s.apply([ev.runStarted(), ev.snapshot({})])
+    expect(s.getState().state).toStrictEqual({ doc: 'x' })
+    s.apply(ev.delta({ op: 'add', path: '/a', value: 1 }))
+    expect(s.getState().state).toStrictEqual({ a: 1 })
+  })
+
+  it('shows when it is not the first state event, or the state was empty already', () => {
+    const later = store({ doc: 'x' }).store
+    later.apply([ev.runStarted(), ev.delta({ op: 'add', path: '/a', value: 1 }), ev.snapshot({})])
+    expect(later.getState().state).toStrictEqual({})
+    const empty = store({}).store
+    empty.apply([ev.runStarted(), ev.snapshot({})])
+    expect(empty.getState().state).toStrictEqual({})
+  })
+
+  it('a held snapshot followed by the same value shows it', () => {
+    const { store: s } = store({ doc: 'x' })
+    s.apply([ev.runStarted(), ev.snapshot({}), ev.snapshot({})])
+    expect(s.getState().state).toStrictEqual({})
+  })
+
+  it('is not held over a user edit made in the run: the edit of a key it lacks is handed back', () => {
+    const { store: s, errors } = store({ doc: 'x', n: 0 })
+    s.apply(ev.runStarted())
+    s.setState((v) => ({ ...v, n: 1 }))
+    s.apply(ev.snapshot({}))
+    expect(s.getState().state).toStrictEqual({})
+    expect(errors.map((e) => [e.code, e.path, e.value])).toStrictEqual([['EDIT_CONFLICT', '/n', 1]])
+  })
+})
+
+describe('server values for drafted keys', () => {
+  it('the baseline echoed by the server never replaces a draft from the arguments', () => {
+    const { store: s } = store({ doc: 'old', n: 0 })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new')])
+    s.apply(ev.snapshot({ doc: 'old', n: 1 }))
+    expect(s.getState().state).toStrictEqual({ doc: 'new', n: 1 })
+    expect(s.getState().committed).toStrictEqual({ doc: 'old', n: 1 })
+  })
+
+  it('an equal copy of an object baseline does not either', () => {
+    const { store: s } = store({ doc: { t: 'old' } })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":{"t":"new"')])
+    s.apply(ev.snapshot({ doc: { t: 'old' } }))
+    expect(s.getState().state).toStrictEqual({ doc: { t: 'new' } })
+  })
+
+  it('a server value that differs from the baseline becomes the draft', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new')])
+    s.apply(ev.snapshot({ doc: 'server' }))
+    expect(s.getState().state).toStrictEqual({ doc: 'server' })
+    expect(s.getState().committed).toStrictEqual({ doc: 'old' })
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('a server draft the server puts back to the baseline is no draft any more', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.snapshot({ doc: 'server' })])
+    expect(s.getState().predictions.map((p) => p.stateKey)).toStrictEqual(['doc'])
+    s.apply(ev.snapshot({ doc: 'old' }))
+    expect(s.getState().predictions).toStrictEqual([])
+    expect(s.getState().state).toStrictEqual({ doc: 'old' })
+    expect(s.getState().committed).toBe(s.getState().state)
+  })
+
+  it('a server change of a mapped key names the call of that tool still streaming', () => {
+    const { store: s } = store({ doc: 'old', other: 0 })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('x1', 'other'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"no')])
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('a server change of a key that is not mapped is committed at once', () => {
+    const { store: s } = store({ doc: 'old', n: 0 })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.delta({ op: 'replace', path: '/n', value: 1 })])
+    expect(s.getState().predictions).toStrictEqual([])
+    expect(s.getState().committed).toStrictEqual({ doc: 'old', n: 1 })
+  })
+
+  it('a mapped key the server adds is a draft of a key that did not exist', () => {
+    const { store: s } = store({ n: 0 })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.delta({ op: 'add', path: '/doc', value: 'new' })])
+    expect(s.getState().state).toStrictEqual({ n: 0, doc: 'new' })
+    expect(s.getState().committed).toStrictEqual({ n: 0 })
+    s.apply(ev.runError('boom'))
+    expect(s.getState().state).toStrictEqual({ n: 0 })
+  })
+
+  it('a key the user edited in the run is not drafted by the server', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc')])
+    s.setState({ doc: 'mine' })
+    s.apply(ev.snapshot({ doc: 'server' }))
+    expect(s.getState().predictions).toStrictEqual([])
+    expect(s.getState().state).toStrictEqual({ doc: 'mine' })
+  })
+})
+
+describe('a PredictState that arrives while its tool streams', () => {
+  it('drafts from the text received so far', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"so far')])
+    expect(s.getState().state).toStrictEqual({ doc: 'old' })
+    s.apply(predict('doc', 'write', 'doc'))
+    expect(s.getState().state).toStrictEqual({ doc: 'so far' })
+    s.apply(ev.toolArgs('c1', ' and on"}'))
+    expect(s.getState().state).toStrictEqual({ doc: 'so far and on' })
+  })
+
+  it('for another tool changes nothing', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"so far')])
+    const before = s.getState()
+    s.apply(predict('doc', 'other', 'doc'))
+    expect(s.getState().state).toBe(before.state)
+    expect(s.getState().predictions).toStrictEqual([])
+  })
+})
+
+describe('the limits of a streaming draft', () => {
+  it('a draft that would pass maxStateBytes stops at its last value, said once', () => {
+    const { store: s, errors } = store({ doc: '' }, { limits: { maxStateBytes: 60 } })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"short')])
+    expect(s.getState().state).toStrictEqual({ doc: 'short' })
+    s.apply(ev.toolArgs('c1', ' and then a great deal more text than fits'))
+    s.apply(ev.toolArgs('c1', ' and more'))
+    expect(s.getState().state).toStrictEqual({ doc: 'short' })
+    expect(errors.map((e) => [e.code, e.limit, e.message])).toStrictEqual([
+      ['LIMIT_EXCEEDED', 'maxStateBytes', 'The arguments of tool call c1 exceed maxStateBytes: its draft stops at the last value within the limits'],
+    ])
+  })
+
+  it('a draft nested deeper than maxDepth stops too', () => {
+    const { store: s, errors } = store({ doc: null }, { limits: { maxDepth: 4 } })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":{"a":{"b":1,')])
+    expect(s.getState().state).toStrictEqual({ doc: { a: { b: 1 } } })
+    s.apply(ev.toolArgs('c1', '"c":{"d":1}'))
+    expect(s.getState().state).toStrictEqual({ doc: { a: { b: 1 } } })
+    expect(errors.map((e) => [e.code, e.limit])).toStrictEqual([['LIMIT_EXCEEDED', 'maxDepth']])
+  })
+})
+
+describe('tool calls that draft nothing', () => {
+  it('arguments of an unknown or unmapped call change no state', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'read'), ev.toolArgs('c1', '{"doc":"x"}'), ev.toolEnd('c1')])
+    expect(s.getState().state).toStrictEqual({ doc: 'old' })
+    expect(s.getState().predictions).toStrictEqual([])
+  })
+
+  it('an argument the call never sends leaves the key as it was, and the end of the call completes the draft', () => {
+    const { store: s } = store({ doc: 'old', title: 'T' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), predict('title', 'write', 'title'), ev.toolStart('c1', 'write')])
+    s.apply(ev.toolArgs('c1', '{"doc":"new"}'))
+    expect(s.getState().state).toStrictEqual({ doc: 'new', title: 'T' })
+    expect(s.getState().predictions.map((p) => [p.stateKey, p.complete])).toStrictEqual([['doc', false]])
+    s.apply(ev.toolEnd('c1'))
+    expect(s.getState().predictions.map((p) => [p.stateKey, p.complete])).toStrictEqual([['doc', true]])
+  })
+})
