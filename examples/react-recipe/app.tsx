@@ -2,11 +2,12 @@ import { useAgentStore } from '@agent-state/react'
 import { statusView } from '../shared/view'
 import { Chat } from './chat'
 import { RecipeCard } from './recipe-card'
-import { store } from './store'
+import { newThread, threads } from './store'
+import { ThreadList } from './thread-list'
 
 export function App() {
-  const status = useAgentStore(store, (s) => s.status)
-  const steps = useAgentStore(store, (s) => s.steps)
+  const status = useAgentStore(threads, (s) => s.status)
+  const steps = useAgentStore(threads, (s) => s.steps)
   const view = statusView({ status, steps })
   return (
     <>
@@ -21,10 +22,11 @@ export function App() {
           {view.label}
           {view.step && <span className="status-step">{view.step}</span>}
         </span>
-        <button type="button" className="button small" onClick={() => store.reset(undefined, { newThread: true })}>
+        <button type="button" className="button small" onClick={newThread}>
           New chat
         </button>
       </header>
+      <ThreadList />
       <main className="layout">
         <RecipeCard />
         <Chat />

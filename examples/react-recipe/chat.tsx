@@ -1,15 +1,15 @@
 import { canRun, useAgentStore } from '@agent-state/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { chatItems } from '../shared/view'
-import { store } from './store'
+import { shownStore, threads } from './store'
 
 const suggestions = ['Spaghetti carbonara, please', 'Make it vegetarian', 'Make it spicy', 'I need something quicker']
 
 export function Chat() {
-  const messages = useAgentStore(store, (s) => s.messages)
+  const messages = useAgentStore(threads, (s) => s.messages)
   // Sending is possible exactly when the store would start a run: nothing running, nothing to answer.
-  const busy = useAgentStore(store, (s) => !canRun(s))
-  const error = useAgentStore(store, (s) => s.error)
+  const busy = useAgentStore(threads, (s) => !canRun(s))
+  const error = useAgentStore(threads, (s) => s.error)
   const [text, setText] = useState('')
   const items = useMemo(() => chatItems(messages), [messages])
   const list = useRef<HTMLOListElement>(null)
@@ -21,7 +21,7 @@ export function Chat() {
   function send(message: string) {
     if (busy || !message.trim()) return
     setText('')
-    void store.run({ message: message.trim() })
+    void shownStore().run({ message: message.trim() })
   }
 
   return (

@@ -1,5 +1,5 @@
 import { useAgentStore } from '@agent-state/react'
-import { editRecipe, type Ingredient, store } from './store'
+import { editRecipe, type Ingredient, threads } from './store'
 
 const skillLevels = ['Beginner', 'Intermediate', 'Advanced']
 const cookingTimes = ['5 min', '15 min', '30 min', '45 min', '60+ min']
@@ -7,8 +7,8 @@ const preferences = ['High Protein', 'Low Carb', 'Spicy', 'Budget-Friendly', 'On
 
 /** The shared state, editable at any time: edits made while the agent streams are kept over its updates. */
 export function RecipeCard() {
-  const recipe = useAgentStore(store, (s) => s.state.recipe)
-  const live = useAgentStore(store, (s) => s.status === 'running')
+  const recipe = useAgentStore(threads, (s) => s.state.recipe)
+  const live = useAgentStore(threads, (s) => s.status === 'running')
 
   const setIngredient = (index: number, change: Partial<Ingredient>) =>
     editRecipe((r) => ({ ...r, ingredients: r.ingredients.map((item, i) => (i === index ? { ...item, ...change } : item)) }))

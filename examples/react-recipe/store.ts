@@ -1,5 +1,5 @@
 import { HttpAgent } from '@ag-ui/client'
-import { createAgentStore } from '@agent-state/react'
+import { type AgentSnapshot, type AgentStore, createAgentThreads, type ThreadsSnapshot } from '@agent-state/react'
 import { agentUrl } from '../shared/view'
 
 export interface Ingredient {
@@ -21,16 +21,59 @@ export interface RecipeState {
   recipe: Recipe
 }
 
-export const store = createAgentStore<RecipeState>({
-  agent: new HttpAgent({ url: agentUrl('recipe') }),
-  // The thread survives a reload: the conversation and the recipe, your edits included.
-  persist: { storage: localStorage, key: 'react-recipe' },
+const key = 'react-recipe'
+
+/**
+ * One store per conversation, each with its own agent: a run goes on in the background while another
+ * thread is shown. The registry reads like a store (the shown thread's snapshot, with the list beside
+ * it), and every thread survives a reload: the conversation and the recipe, your edits included.
+ */
+export const threads = createAgentThreads<RecipeState>({
+  createAgent: (threadId) => new HttpAgent({ url: agentUrl('recipe'), threadId }),
+  persist: { storage: localStorage, key },
   initialState: {
     recipe: { title: '', skill_level: 'Intermediate', cooking_time: '30 min', special_preferences: [], ingredients: [], instructions: [] },
   },
 })
 
+// The registry saves the threads, not which one was on screen: the page remembers that itself.
+const shownKey = `${key}.shown`
+
+/** Shows a thread (a new one when no id is given) and remembers it for the next visit. */
+export function showThread(threadId?: string): void {
+  threads.open(threadId)
+  const shown = threads.getState().activeThreadId
+  if (shown) localStorage.setItem(shownKey, shown)
+}
+
+const saved = threads.getState().threads
+const remembered = localStorage.getItem(shownKey)
+showThread(saved.find((thread) => thread.id === remembered)?.id ?? saved[0]?.id)
+
+/** The thread on screen: commands go to its store. */
+export function shownStore(): AgentStore<RecipeState> {
+  const id = threads.getState().activeThreadId
+  return (id === undefined ? undefined : threads.store(id)) ?? threads.open()
+}
+
+/** A new chat, unless the one on screen has not started yet. */
+export function newThread(): void {
+  if (threads.getState().messages.length > 0) showThread()
+}
+
+/** Deletes the thread on screen and shows the most recent other one (or a new one). */
+export async function deleteShownThread(): Promise<void> {
+  const id = threads.getState().activeThreadId
+  if (id === undefined) return
+  await threads.delete(id)
+  showThread(threads.getState().threads[0]?.id)
+}
+
+/** The list of threads, for `useAgentStore(threads, threadList)`: the binding types the registry's snapshot as a thread's. */
+export const threadList = (snapshot: AgentSnapshot<RecipeState>) => (snapshot as ThreadsSnapshot<RecipeState>).threads
+export const shownThreadId = (snapshot: AgentSnapshot<RecipeState>) => (snapshot as ThreadsSnapshot<RecipeState>).activeThreadId
+
 /** A local edit: shown at once, kept over the agent's updates while it runs, sent with the next run. */
 export function editRecipe(change: (recipe: Recipe) => Recipe) {
-  store.setState((state) => ({ ...state, recipe: change(state.recipe) }))
+  shownStore().setState((state) => ({ ...state, recipe: change(state.recipe) }))
 }

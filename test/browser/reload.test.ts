@@ -42,9 +42,12 @@ async function send(page: Page, text: string) {
   await page.getByRole('textbox', { name: 'Message' }).press('Enter')
 }
 
-/** Waits until the app's saved thread holds `text` (writes during a stream are throttled). */
+/** Waits until a thread the app saved under `key` (or `key:<thread id>`, one per chat) holds `text`; writes during a stream are throttled. */
 const savedHolds = (page: Page, key: string, text: string) =>
-  page.waitForFunction(([key, text]) => localStorage.getItem(key)?.includes(text) === true, [key, text] as const)
+  page.waitForFunction(
+    ([key, text]) => Object.keys(localStorage).some((name) => (name === key || name.startsWith(`${key}:`)) && localStorage.getItem(name)?.includes(text)),
+    [key, text] as const,
+  )
 
 /** What the page shows of the thread: the chat bubbles and the status label. */
 const chatText = (page: Page) => page.locator('ol.messages li.message').allTextContents()
