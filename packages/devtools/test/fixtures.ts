@@ -25,3 +25,16 @@ export const fixtures: Fixture[] = folders.flatMap((folder) =>
 export const withIds = (messages: readonly Message[]): Message[] => messages.map((m, i) => ({ ...m, id: m.id ?? `m${i}` }) as Message)
 
 export const initialStateOf = (fixture: Fixture) => (fixture.input.state ?? {}) as Record<string, unknown>
+
+/** The real-server scenarios of test/real-servers (CopilotKit, LangGraph, Mastra): what each request sent, and the events it got back. */
+export interface ServerScenario {
+  name: string
+  runs: { body: RunAgentInput; events: BaseEvent[] }[]
+}
+
+const scenarioFolder = new URL('../../../test/real-servers/recordings/', import.meta.url)
+
+export const serverScenarios: ServerScenario[] = readdirSync(scenarioFolder)
+  .filter((file) => file.endsWith('.json'))
+  .sort()
+  .map((file) => ({ name: file, runs: (JSON.parse(readFileSync(new URL(file, scenarioFolder), 'utf8')) as ServerScenario).runs }))

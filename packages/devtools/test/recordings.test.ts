@@ -2,7 +2,7 @@ import { canAnswer, createAgentStore } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { createRecorder, parseRecording, type Recorder, replayRecording, scriptedAgentFromRecording } from '@agent-state/devtools'
 import { describe, expect, it } from 'vitest'
-import { type Fixture, fixtures, initialStateOf, withIds } from './fixtures'
+import { type Fixture, fixtures, initialStateOf, serverScenarios, withIds } from './fixtures'
 
 /** Exports the recording, replays it, and checks every replayed snapshot against the recorded one. */
 function expectReplays(recorder: Recorder, live: { getState(): unknown }) {
@@ -75,6 +75,32 @@ describe.each(fixtures)('$name', (fixture) => {
     const setStates = recorder.getState().entries.filter((e) => e.input.type === 'setState')
     expect(setStates).toHaveLength(1)
     expect(setStates[0]!.input).toEqual({ type: 'setState', update: expect.objectContaining({ note: `edited at ${half}` }) })
+    expectReplays(recorder, store)
+  })
+})
+
+describe.each(serverScenarios)('real server: $name', (scenario) => {
+  it('run() through every recorded request, answering as the scenario did: every replayed snapshot equal', async () => {
+    const [first, ...later] = scenario.runs
+    const agent = new ScriptedAgent({ runs: scenario.runs.map((run) => run.events), threadId: first!.body.threadId })
+    const store = createAgentStore({ agent, initialState: (first!.body.state ?? {}) as Record<string, unknown> })
+    const recorder = createRecorder(store)
+    await store.run({ messages: withIds(first!.body.messages) })
+    for (const run of later) {
+      if (canAnswer(store.getState())) {
+        if (scenario.name.includes('reject')) await store.reject()
+        else if (scenario.name.includes('cancel')) await store.cancel()
+        else await store.approve()
+      } else {
+        const last = run.body.messages.at(-1)
+        if (last?.role !== 'user') break
+        await store.run({ message: last })
+      }
+    }
+    expect(agent.inputs.length).toBeGreaterThan(later.length > 0 ? 1 : 0)
+    // Every request's events were recorded under its id (the client may add or merge some on the way).
+    const requests = new Set(recorder.getState().entries.flatMap((e) => (e.input.type === 'event' && e.input.requestId ? [e.input.requestId] : [])))
+    expect([...requests]).toEqual(agent.inputs.map((input) => input.runId))
     expectReplays(recorder, store)
   })
 })
