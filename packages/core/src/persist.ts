@@ -59,13 +59,18 @@ export function createWriter(options: PersistOptions, text: () => string, report
   let timer: ReturnType<typeof setTimeout> | undefined
   let writing: Promise<void> | undefined
   let dirty = false
+  /** An urgent change arrived while a write was in flight: the next write goes at once. */
+  let urgentPending = false
   let started = false
   let stopped = false
 
   function changed(urgent: boolean) {
     if (stopped) return
     dirty = true
-    if (!started || writing) return
+    if (!started || writing) {
+      urgentPending ||= urgent
+      return
+    }
     if (urgent) {
       clearTimeout(timer)
       timer = undefined
@@ -82,7 +87,9 @@ export function createWriter(options: PersistOptions, text: () => string, report
     await writing
     writing = undefined
     // Changes made while it was writing: the next write takes the newest value.
-    if (dirty) changed(false)
+    const urgent = urgentPending
+    urgentPending = false
+    if (dirty) changed(urgent)
   }
 
   async function save() {
@@ -97,6 +104,7 @@ export function createWriter(options: PersistOptions, text: () => string, report
     changed,
     start() {
       started = true
+      urgentPending = false
       if (dirty) changed(true)
     },
     async flush() {
