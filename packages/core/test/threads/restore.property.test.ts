@@ -171,8 +171,8 @@ describe('restore: a reload at any step of a recorded conversation, streamed thr
           before.store.abort()
           const aborted = before.store.getState()
           expect(aborted.status).not.toBe('running')
+          // The snapshot only: the restored model may also remember the run, to rejoin it (reconnect).
           same({ cut, what: 'restored as aborted' }, after.store.getState(), aborted)
-          same({ cut, what: 'model as aborted' }, modelOf(after.store), modelOf(before.store))
           expect(after.store.getState().predictions.filter((p) => !p.complete)).toStrictEqual([])
           // And the user's next move sends the same body from both.
           const sentBefore = before.agent.inputs.length

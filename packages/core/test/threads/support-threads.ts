@@ -148,8 +148,8 @@ export class MapStorage {
   }
 }
 
-/** Shaped like the browser's: `name` is what code tests, and it is not an Error subclass everywhere. */
-export const quotaError = () => Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError', code: 22 })
+/** What a full localStorage throws: a DOMException named QuotaExceededError (Node has DOMException too). */
+export const quotaError = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError')
 
 export interface AsyncStorageOptions {
   random: () => number
