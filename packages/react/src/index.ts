@@ -39,7 +39,9 @@ export function useAgentStore<TState, TSelected>(
         return memo.value
       }
     }
-    return [memoized(() => store.getState()), memoized(() => store.getInitialState())] as const
+    // The server renders what its store holds now; a hydrating client, what its store began with (a restored thread).
+    const serverSide = typeof window === 'undefined'
+    return [memoized(() => store.getState()), memoized(() => (serverSide ? store.getState() : store.getInitialState()))] as const
   }, [store, selector, equalityFn])
 
   const value = useSyncExternalStore(subscribe, getSelection, getServerSelection)
