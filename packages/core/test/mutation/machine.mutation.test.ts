@@ -1,0 +1,250 @@
+import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { Observable, type Subscriber } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import { type AgentStoreError, createAgentStore } from '../../src'
+import { ScriptedAgent } from '../../src/testing'
+import { ev } from '../helpers'
+
+// The transition pinned through the public API: what run() sends and refuses, what a failed
+// request gives back, how apply() runs end one another, and which events change nothing.
+
+type S = Record<string, unknown>
+const predict = (stateKey: string, tool: string, toolArgument: string) =>
+  ev.custom('PredictState', [{ state_key: stateKey, tool, tool_argument: toolArgument }])
+const interrupt = (runId: string, interrupts: Record<string, unknown>[]) => ev.runFinished(runId, 't1', { type: 'interrupt', interrupts })
+const done = (input: RunAgentInput): BaseEvent[] => [ev.runStarted(input.runId), ev.runFinished(input.runId)]
+
+/** Each run streams what the test pushes; `subscribers[i]` is run i's stream. */
+class OpenAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  readonly subscribers: Subscriber<BaseEvent>[] = []
+  constructor(private readonly opening = true) {
+    super({ threadId: 'thread-x' })
+  }
+  run(input: RunAgentInput) {
+    this.inputs.push(structuredClone(input))
+    return new Observable<BaseEvent>((subscriber) => {
+      this.subscribers.push(subscriber)
+      if (this.opening) subscriber.next(ev.runStarted(input.runId))
+    })
+  }
+}
+
+const refusal = async (promise: Promise<void>) => {
+  try {
+    await promise
+  } catch (error) {
+    return { code: (error as AgentStoreError).code, message: (error as AgentStoreError).message }
+  }
+  return undefined
+}
+
+describe('run()', () => {
+  it('sends the committed state, the conversation with the new message, and empty defaults', async () => {
+    const agent = new ScriptedAgent({ runs: [done] })
+    const store = createAgentStore<S>({ agent, initialState: { n: 1 }, threadId: 'th' })
+    await store.run({ message: 'hi' })
+    const input = agent.inputs[0]!
+    expect(input.threadId).toBe('th')
+    expect(input.state).toStrictEqual({ n: 1 })
+    expect(input.tools).toStrictEqual([])
+    expect(input.context).toStrictEqual([])
+    expect(input.forwardedProps).toStrictEqual({})
+    expect(input.messages.map((m) => [m.role, m.content])).toStrictEqual([['user', 'hi']])
+    expect('resume' in input).toBe(false)
+    expect(store.getState().runId).toBe(input.runId)
+  })
+
+  it('is running with the new run id, no steps and no error, as soon as it is called', async () => {
+    const agent = new OpenAgent(false)
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: () => {} })
+    store.apply([ev.runStarted('old'), ev.stepStarted('s'), ev.runError('boom')])
+    const running = store.run()
+    const state = store.getState()
+    expect(state).toMatchObject({ status: 'running', steps: [], error: undefined, runId: agent.inputs[0]!.runId })
+    expect(state.run).toStrictEqual({ runId: agent.inputs[0]!.runId })
+    store.abort()
+    await running
+  })
+
+  it('refuses while a run is active, while confirmations are open, and without an agent', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    const running = store.run()
+    expect(await refusal(store.run())).toStrictEqual({ code: 'RUN_ACTIVE', message: 'A run is already active on this store: await it or abort() it first' })
+    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    await running
+    expect(await refusal(store.run())).toStrictEqual({
+      code: 'PENDING_CONFIRMATION',
+      message: 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first',
+    })
+    const alone = createAgentStore<S>({ initialState: {} })
+    expect(await refusal(alone.run())).toStrictEqual({ code: 'NO_AGENT', message: 'run() needs an agent: pass one to createAgentStore({ agent })' })
+    expect(agent.inputs).toHaveLength(1)
+  })
+
+  it('settles drafts apply() left open as a truncated run, before it sends', async () => {
+    const agent = new ScriptedAgent({ runs: [done] })
+    const store = createAgentStore<S>({ agent, initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r0'), predict('doc', 'write', 'doc'), ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"draft"}')])
+    expect(store.getState().state).toStrictEqual({ doc: 'draft' })
+    await store.run()
+    expect(agent.inputs[0]!.state).toStrictEqual({ doc: 'old' })
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { doc: 'old' }, predictions: [] })
+  })
+})
+
+describe('requests that fail', () => {
+  it('before the first event of an answer: the confirmation reopens as it was, and answering again resends', async () => {
+    const agent = new OpenAgent(false)
+    const store = createAgentStore<S>({ agent, initialState: { doc: 'old' }, onError: () => {} })
+    const first = store.run()
+    const runId = agent.inputs[0]!.runId
+    agent.subscribers[0]!.next(ev.runStarted(runId))
+    agent.subscribers[0]!.next(predict('doc', 'write', 'doc'))
+    agent.subscribers[0]!.next(ev.toolStart('w1', 'write', 'm1'))
+    agent.subscribers[0]!.next(ev.toolArgs('w1', '{"doc":"draft"}'))
+    agent.subscribers[0]!.next(ev.toolEnd('w1'))
+    agent.subscribers[0]!.next(interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
+    await first
+    const before = store.getState()
+    const answer = store.approve('i1')
+    expect(store.getState()).toMatchObject({ status: 'running', committed: { doc: 'draft' } })
+    agent.subscribers[1]!.error(new Error('HTTP 503'))
+    await answer
+    const after = store.getState()
+    expect(after.status).toBe('interrupted')
+    expect(after.error?.code).toBe('TRANSPORT')
+    expect(after.confirmations).toBe(before.confirmations)
+    expect(after.state).toBe(before.state)
+    expect(after.committed).toBe(before.committed)
+    expect(after.predictions).toBe(before.predictions)
+    expect(after.messages).toBe(before.messages)
+    expect(after.steps).toStrictEqual([])
+    const again = store.approve('i1')
+    expect(agent.inputs[2]!.resume).toStrictEqual(agent.inputs[1]!.resume)
+    agent.subscribers[2]!.next(ev.runStarted(agent.inputs[2]!.runId))
+    agent.subscribers[2]!.next(ev.runFinished(agent.inputs[2]!.runId))
+    await again
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { doc: 'draft' }, confirmations: [] })
+  })
+
+  it('abort() before the first event of an answer gives it back too, without an error', async () => {
+    const agent = new OpenAgent(false)
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    const first = store.run()
+    agent.subscribers[0]!.next(ev.runStarted(agent.inputs[0]!.runId))
+    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    await first
+    const answer = store.respond('i1', { a: 1 })
+    store.abort()
+    await answer
+    expect(store.getState()).toMatchObject({ status: 'interrupted', error: undefined })
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
+  })
+
+  it('after the first event the answer counts as delivered: a failure ends the run as an error', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: () => {} })
+    const first = store.run()
+    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    await first
+    const answer = store.respond('i1', { a: 1 })
+    agent.subscribers[1]!.error(new Error('gone'))
+    await answer
+    expect(store.getState()).toMatchObject({ status: 'error', confirmations: [] })
+    expect(store.getState().error?.code).toBe('TRANSPORT')
+  })
+
+  it('abort() with no request changes nothing', () => {
+    const store = createAgentStore<S>({ initialState: { n: 0 } })
+    store.apply([ev.runStarted('r1'), ev.delta({ op: 'replace', path: '/n', value: 1 })])
+    const before = store.getState()
+    store.abort()
+    expect(store.getState()).toBe(before)
+  })
+
+  it('events of a request the store let go of change nothing', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: { n: 0 } })
+    const first = store.run()
+    store.abort()
+    await first
+    const before = store.getState()
+    agent.subscribers[0]!.next(ev.snapshot({ n: 5 }))
+    expect(store.getState()).toBe(before)
+  })
+})
+
+describe('events through apply()', () => {
+  it('a RUN_STARTED of the same or an unnamed run keeps the run, another run id ends it as truncated', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r1'), predict('doc', 'write', 'doc'), ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"a"}')])
+    store.apply(ev.runStarted('r1'))
+    expect(store.getState().state).toStrictEqual({ doc: 'a' })
+    store.apply(ev.runStarted('r2'))
+    expect(store.getState()).toMatchObject({ status: 'running', runId: 'r2', state: { doc: 'old' }, committed: { doc: 'old' }, predictions: [] })
+    const unnamed = createAgentStore<S>({ initialState: { doc: 'old' } })
+    unnamed.apply([predict('doc', 'write', 'doc'), ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"a"}'), ev.runStarted('r5')])
+    expect(unnamed.getState().state).toStrictEqual({ doc: 'a' })
+  })
+
+  it('a CUSTOM event of another name changes no state', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r1'), ev.custom('Other', [{ state_key: 'doc', tool: 'write' }]), ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"a"}')])
+    expect(store.getState().state).toStrictEqual({ doc: 'old' })
+    store.apply(ev.runFinished('r1'))
+    expect(store.getState().confirmations).toStrictEqual([])
+  })
+
+  it('a malformed event is reported and changes nothing else; a malformed terminal event ends the run', () => {
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ initialState: { n: 0 }, onError: (e) => errors.push(e) })
+    store.apply([ev.runStarted('r1'), ev.delta({ op: 'replace', path: '/n', value: 1 })])
+    const before = store.getState()
+    store.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' } as BaseEvent)
+    const after = store.getState()
+    expect(after.status).toBe('running')
+    expect(after.state).toBe(before.state)
+    expect(after.error).toBe(errors[0])
+    expect(errors.map((e) => e.code)).toStrictEqual(['INVALID_EVENT'])
+    store.apply({ type: 'RUN_FINISHED' } as BaseEvent)
+    expect(store.getState()).toMatchObject({ status: 'error', state: { n: 0 } })
+    expect(errors.map((e) => e.code)).toStrictEqual(['INVALID_EVENT', 'INVALID_EVENT'])
+  })
+
+  it('a tool result for a call an answer named, which the conversation never showed, is dropped and said so', async () => {
+    const errors: AgentStoreError[] = []
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'hidden' }])],
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.toolResult('res', 'hidden', '{"ok":true}'),
+          ev.toolResult('res2', 'other', 'x'),
+          ev.runFinished(input.runId),
+        ],
+      ],
+    })
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
+    await store.run()
+    await store.approve('i1')
+    expect(errors.map((e) => [e.code, e.reason, e.message])).toStrictEqual([
+      ['INVALID_EVENT', 'orphan-result', 'TOOL_CALL_RESULT for tool call hidden, which the conversation never showed: dropped'],
+    ])
+    expect(
+      store
+        .getState()
+        .messages.filter((m) => m.role === 'tool')
+        .map((m) => m.id),
+    ).toStrictEqual(['res2'])
+  })
+
+  it('reset() clears everything and takes the new state', () => {
+    const store = createAgentStore<S>({ initialState: { n: 0 } })
+    store.apply([ev.runStarted('r1'), ev.delta({ op: 'replace', path: '/n', value: 1 }), interrupt('r1', [{ id: 'i1', reason: 'input_required' }])])
+    store.reset({ n: 7 })
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 7 }, committed: { n: 7 }, confirmations: [], messages: [], error: undefined })
+  })
+})
