@@ -93,8 +93,9 @@ export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIM
   let cached: RecorderState<S> | undefined = initial
   let scheduled = false
 
-  const unobserve = internals.observe((input, _before, after) => {
-    if (jumping) return
+  const unobserve = internals.observe((input, before, after) => {
+    // Attached by a listener while the store published this input: the start already holds it.
+    if (jumping || (after === start && before !== start)) return
     if (current !== undefined) truncateAfter(current)
     const index = nextIndex++
     const slot = index % limit

@@ -191,9 +191,11 @@ export type ReplayOptions<S> = Pick<AgentStoreOptions<S>, 'validate' | 'onError'
 export function replayRecording<S = unknown>(text: string, options: ReplayOptions<S> = {}): Replay<S> {
   const recording = parseRecording<S>(text)
   const { header, start } = recording
-  const store = createAgentStore<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, start)
-  const internals = storeInternals<S>(store)
+  // Without its request: a store restores a model with one as a run cut short, where the recording goes on with it.
   const orphan = start.request?.id
+  const from = orphan === undefined ? start : { ...start, request: undefined }
+  const store = createAgentStore<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, from)
+  const internals = storeInternals<S>(store)
   const first = store.getState()
   const snapshots: AgentSnapshot<S>[] = []
   for (const { input, detached } of recording.entries) {

@@ -272,3 +272,37 @@ describe('jumpTo', () => {
     expect(recorder.getState().entries.map((e) => [e.index, e.snapshot.state])).toEqual([[0, { n: 5 }]])
   })
 })
+
+describe('a recording that starts inside a request', () => {
+  const fixture = fixtures.find((f) => f.name === 'core/05-predictive-confirm-changes-approve.langgraph.json')!
+
+  it('attached mid-run: replays the rest of that request from the model it was attached at', async () => {
+    const agent = new ScriptedAgent({ runs: [fixture.events], delay: 1 })
+    const store = createAgentStore({ agent, initialState: initialStateOf(fixture) })
+    let recorder: ReturnType<typeof createRecorder> | undefined
+    let seen = 0
+    store.subscribe(() => {
+      if (++seen === 5) recorder = createRecorder(store)
+    })
+    await store.run({ messages: withIds(fixture.input.messages) })
+    const { entries, start } = recorder!.getState()
+    expect(start.request).toBeDefined()
+    expect(entries.length).toBeGreaterThan(5)
+    const replay = replayRecording(recorder!.exportRecording())
+    expect(replay.start).toEqual(start.snapshot)
+    expect(replay.snapshots).toEqual(entries.map((e) => e.snapshot))
+    expect(replay.store.getState().status).toBe('interrupted')
+  })
+
+  it('front dropped by the limit mid-run: the same', async () => {
+    const agent = new ScriptedAgent({ runs: [fixture.events] })
+    const store = createAgentStore({ agent, initialState: initialStateOf(fixture) })
+    const recorder = createRecorder(store, { limit: 6 })
+    await store.run({ messages: withIds(fixture.input.messages) })
+    const { entries, start, dropped } = recorder.getState()
+    expect(dropped).toBeGreaterThan(0)
+    expect(start.request).toBeDefined()
+    const replay = replayRecording(recorder.exportRecording())
+    expect(replay.snapshots).toEqual(entries.map((e) => e.snapshot))
+  })
+})
