@@ -15,17 +15,17 @@ const predict = (stateKey: string, tool: string, toolArgument: string) =>
 const interrupt = (runId: string, interrupts: Record<string, unknown>[]) => ev.runFinished(runId, 't1', { type: 'interrupt', interrupts })
 const done = (input: RunAgentInput): BaseEvent[] => [ev.runStarted(input.runId), ev.runFinished(input.runId)]
 
-/** Each run streams what the test pushes; `subscribers[i]` is run i's stream. */
+/** Each run streams what the test pushes; `streams[i]` is run i's stream. */
 class OpenAgent extends AbstractAgent {
   readonly inputs: RunAgentInput[] = []
-  readonly subscribers: Subscriber<BaseEvent>[] = []
+  readonly streams: Subscriber<BaseEvent>[] = []
   constructor(private readonly opening = true) {
     super({ threadId: 'thread-x' })
   }
   run(input: RunAgentInput) {
     this.inputs.push(structuredClone(input))
     return new Observable<BaseEvent>((subscriber) => {
-      this.subscribers.push(subscriber)
+      this.streams.push(subscriber)
       if (this.opening) subscriber.next(ev.runStarted(input.runId))
     })
   }
@@ -73,7 +73,7 @@ describe('run()', () => {
     const store = createAgentStore<S>({ agent, initialState: {} })
     const running = store.run()
     expect(await refusal(store.run())).toStrictEqual({ code: 'RUN_ACTIVE', message: 'A run is already active on this store: await it or abort() it first' })
-    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    agent.streams[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
     await running
     expect(await refusal(store.run())).toStrictEqual({
       code: 'PENDING_CONFIRMATION',
@@ -101,17 +101,17 @@ describe('requests that fail', () => {
     const store = createAgentStore<S>({ agent, initialState: { doc: 'old' }, onError: () => {} })
     const first = store.run()
     const runId = agent.inputs[0]!.runId
-    agent.subscribers[0]!.next(ev.runStarted(runId))
-    agent.subscribers[0]!.next(predict('doc', 'write', 'doc'))
-    agent.subscribers[0]!.next(ev.toolStart('w1', 'write', 'm1'))
-    agent.subscribers[0]!.next(ev.toolArgs('w1', '{"doc":"draft"}'))
-    agent.subscribers[0]!.next(ev.toolEnd('w1'))
-    agent.subscribers[0]!.next(interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
+    agent.streams[0]!.next(ev.runStarted(runId))
+    agent.streams[0]!.next(predict('doc', 'write', 'doc'))
+    agent.streams[0]!.next(ev.toolStart('w1', 'write', 'm1'))
+    agent.streams[0]!.next(ev.toolArgs('w1', '{"doc":"draft"}'))
+    agent.streams[0]!.next(ev.toolEnd('w1'))
+    agent.streams[0]!.next(interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
     await first
     const before = store.getState()
     const answer = store.approve('i1')
     expect(store.getState()).toMatchObject({ status: 'running', committed: { doc: 'draft' } })
-    agent.subscribers[1]!.error(new Error('HTTP 503'))
+    agent.streams[1]!.error(new Error('HTTP 503'))
     await answer
     const after = store.getState()
     expect(after.status).toBe('interrupted')
@@ -124,8 +124,8 @@ describe('requests that fail', () => {
     expect(after.steps).toStrictEqual([])
     const again = store.approve('i1')
     expect(agent.inputs[2]!.resume).toStrictEqual(agent.inputs[1]!.resume)
-    agent.subscribers[2]!.next(ev.runStarted(agent.inputs[2]!.runId))
-    agent.subscribers[2]!.next(ev.runFinished(agent.inputs[2]!.runId))
+    agent.streams[2]!.next(ev.runStarted(agent.inputs[2]!.runId))
+    agent.streams[2]!.next(ev.runFinished(agent.inputs[2]!.runId))
     await again
     expect(store.getState()).toMatchObject({ status: 'idle', state: { doc: 'draft' }, confirmations: [] })
   })
@@ -134,8 +134,8 @@ describe('requests that fail', () => {
     const agent = new OpenAgent(false)
     const store = createAgentStore<S>({ agent, initialState: {} })
     const first = store.run()
-    agent.subscribers[0]!.next(ev.runStarted(agent.inputs[0]!.runId))
-    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    agent.streams[0]!.next(ev.runStarted(agent.inputs[0]!.runId))
+    agent.streams[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
     await first
     const answer = store.respond('i1', { a: 1 })
     store.abort()
@@ -148,10 +148,10 @@ describe('requests that fail', () => {
     const agent = new OpenAgent()
     const store = createAgentStore<S>({ agent, initialState: {}, onError: () => {} })
     const first = store.run()
-    agent.subscribers[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
+    agent.streams[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
     await first
     const answer = store.respond('i1', { a: 1 })
-    agent.subscribers[1]!.error(new Error('gone'))
+    agent.streams[1]!.error(new Error('gone'))
     await answer
     expect(store.getState()).toMatchObject({ status: 'error', confirmations: [] })
     expect(store.getState().error?.code).toBe('TRANSPORT')
@@ -172,7 +172,7 @@ describe('requests that fail', () => {
     store.abort()
     await first
     const before = store.getState()
-    agent.subscribers[0]!.next(ev.snapshot({ n: 5 }))
+    agent.streams[0]!.next(ev.snapshot({ n: 5 }))
     expect(store.getState()).toBe(before)
   })
 })
