@@ -5,7 +5,7 @@
 // nothing applied twice.
 import { randomUUID } from 'node:crypto'
 import { HttpAgent } from '@ag-ui/client'
-import type { Message } from '@ag-ui/core'
+import type { Message, RunAgentInput } from '@ag-ui/core'
 import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectingHttpAgent } from './connecting-agent'
@@ -63,8 +63,23 @@ interface Thread {
   snapshots: AgentSnapshot<WriterState>[]
 }
 
-function open(agentKind: 'connecting' | 'plain', restore?: ReturnType<AgentStore<WriterState>['serialize']>, threadId: string = randomUUID()): Thread {
-  const agent = agentKind === 'connecting' ? new ConnectingHttpAgent({ url: runUrl(), threadId }) : new HttpAgent({ url: runUrl(), threadId })
+/** The thread id a 'lost' agent connects to instead of its own: one the server never had. */
+const lostThreads = new Map<string, string>()
+
+/** Connects to a thread the server never had, as after the runtime evicted or lost the thread. */
+class LostThreadAgent extends ConnectingHttpAgent {
+  protected override connect(input: RunAgentInput): ReturnType<ConnectingHttpAgent['run']> {
+    const lost = randomUUID()
+    lostThreads.set(input.threadId, lost)
+    return super.connect({ ...input, threadId: lost })
+  }
+}
+
+type AgentKind = 'connecting' | 'plain' | 'lost'
+
+function open(agentKind: AgentKind, restore?: ReturnType<AgentStore<WriterState>['serialize']>, threadId: string = randomUUID()): Thread {
+  const config = { url: runUrl(), threadId }
+  const agent = agentKind === 'connecting' ? new ConnectingHttpAgent(config) : agentKind === 'lost' ? new LostThreadAgent(config) : new HttpAgent(config)
   const errors: AgentStoreError[] = []
   const snapshots: AgentSnapshot<WriterState>[] = []
   const store = createAgentStore<WriterState>({ agent, threadId, initialState, predict, restore, onError: (error) => void errors.push(error) })
@@ -302,8 +317,8 @@ const table: [Scenario, Cut, boolean][] = [
  * server's model is paced so the run is still streaming at the reconnect; else the reconnect waits
  * for the server to finish the run, whose replay is then compacted.
  */
-async function dropped(scenario: Scenario, k: number, live: boolean): Promise<Thread> {
-  const thread = open('connecting')
+async function dropped(scenario: Scenario, k: number, live: boolean, agentKind: AgentKind = 'connecting'): Promise<Thread> {
+  const thread = open(agentKind)
   await begin(thread, scenario)
   if (live) await pace(thread.threadId, livePaceMs)
   proxy.drop(thread.threadId, 'run', k)
@@ -372,29 +387,33 @@ describe('CopilotKit: reconnect after a dropped stream equals the uninterrupted 
   })
 })
 
+/** A thread serialized after its run's k-th event (as a page persisting it would have it), the page then gone: its connection broken there. */
+async function savedMidStream(scenario: Scenario, k: number) {
+  const before = open('connecting')
+  await begin(before, scenario)
+  let saved: string | undefined
+  let seen = 0
+  before.store.onEvent(() => {
+    if (++seen === k) saved = JSON.stringify(before.store.serialize())
+  })
+  await pace(before.threadId, livePaceMs)
+  proxy.drop(before.threadId, 'run', k)
+  await before.store.run({ message: scenario.message })
+  expect(runsOf(before, scenario).run).toMatchObject({ cut: true })
+  expect(saved).toBeDefined()
+  return { threadId: before.threadId, saved: JSON.parse(saved!) as ReturnType<AgentStore<WriterState>['serialize']> }
+}
+
 describe('CopilotKit: a thread saved mid-stream and restored rejoins its run by itself', () => {
   for (const scenario of [scenarios.draft, scenarios.draftAfterTurn])
     for (const live of [true, false]) {
       it(`${scenario.name}, restored ${live ? 'while the server still streams' : 'after the server finished'}, then approved`, async () => {
         const expected = await baseline(scenario)
         const k = cuts.midArgs.at(expected.types)
-        const before = open('connecting')
-        await begin(before, scenario)
-        let saved: string | undefined
-        let seen = 0
-        before.store.onEvent(() => {
-          // Saved after the run's k-th event, as a page persisting its thread would have it.
-          if (++seen === k) saved = JSON.stringify(before.store.serialize())
-        })
-        await pace(before.threadId, livePaceMs)
-        // The page goes away after event k: its connection breaks there.
-        proxy.drop(before.threadId, 'run', k)
-        await before.store.run({ message: scenario.message })
-        expect(runsOf(before, scenario).run).toMatchObject({ cut: true })
-        expect(saved).toBeDefined()
-        if (!live) await runEnded(before.threadId)
+        const { threadId, saved } = await savedMidStream(scenario, k)
+        if (!live) await runEnded(threadId)
 
-        const after = open('connecting', JSON.parse(saved!), before.threadId)
+        const after = open('connecting', saved, threadId)
         const rejoined = await settled(after, () => proxy.requestsOf(after.threadId, 'connect').length > 0)
         expect(outcome(rejoined)).toEqual(expected.first)
         expectTextsGrowOnly([after.store.getInitialState(), ...after.snapshots], rejoined)
@@ -408,29 +427,83 @@ describe('CopilotKit: a thread saved mid-stream and restored rejoins its run by 
     }
 })
 
-describe('CopilotKit: reconnect without connect support', () => {
-  it('a plain HttpAgent gives RECONNECT (not-supported), sends nothing, and the thread runs again', async () => {
+describe('CopilotKit: reconnect to a thread the server does not have', () => {
+  it('an empty replay reports RECONNECT (not-found), leaves the thread as it was, and the thread runs again', async () => {
     const scenario = scenarios.text
-    const thread = open('plain')
-    await script(base, thread.threadId, scenario.turns)
-    proxy.drop(thread.threadId, 'run', 3)
-    await thread.store.run({ message: scenario.message })
-    expect(thread.store.getState().error?.code).toBe('TRANSPORT')
-
+    const expected = await baseline(scenario)
+    const thread = await dropped(scenario, cuts.midText.at(expected.types), false, 'lost')
     const before = thread.store.getState()
-    await expect(thread.store.reconnect()).rejects.toMatchObject({ code: 'RECONNECT', reason: 'not-supported' })
-    // Refused before anything happened: no request, the snapshot untouched, nothing reported twice.
-    expect(proxy.requestsOf(thread.threadId, 'connect')).toEqual([])
+    await thread.store.reconnect()
+    const [connect] = proxy.requestsOf(lostThreads.get(thread.threadId)!, 'connect')
+    // The runtime answers connect for a thread it never had (or evicted) with an empty stream.
+    expect(connect).toMatchObject({ cut: false, events: [] })
+    expect(thread.errors.map((error) => [error.code, error.reason])).toEqual([
+      ['TRANSPORT', undefined],
+      ['RECONNECT', 'not-found'],
+    ])
+    // Reported only: the snapshot is the one the drop left.
     expect(thread.store.getState()).toBe(before)
-    expect(before).toMatchObject({ status: 'error', error: { code: 'TRANSPORT' } })
-    expect(thread.errors.map((error) => error.code)).toEqual(['TRANSPORT'])
 
     await script(base, thread.threadId, nextTurn)
     await thread.store.run({ message: 'Are you there?' })
     const next = thread.store.getState()
     expect(next).toMatchObject({ status: 'idle', error: undefined })
-    const last = next.messages[next.messages.length - 1]
-    expect(last).toMatchObject({ role: 'assistant', content: 'Anything else?' })
+    expect(next.messages[next.messages.length - 1]).toMatchObject({ role: 'assistant', content: 'Anything else?' })
     expectNoDuplicates(next.messages)
+  })
+})
+
+/** Assistant tool calls that no tool message answers: CopilotKit's BuiltInAgent refuses a conversation holding one. */
+function callsWithoutResult(messages: readonly Message[]): string[] {
+  const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])))
+  return messages
+    .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
+    .flatMap((call) => (answered.has(call.id) ? [] : [call.id]))
+}
+
+/** The next turn after a run that could not be re-attached: it must reach the model and come back. */
+async function expectNextTurnWorks(thread: Thread): Promise<void> {
+  await script(base, thread.threadId, nextTurn)
+  await thread.store.run({ message: 'Are you there?' })
+  const body = proxy.requestsOf(thread.threadId, 'run').at(-1)!.body as RunAgentInput
+  // A half-streamed call of the failed run, sent back without a result, fails the turn ("Tool result is missing").
+  expect(callsWithoutResult(body.messages)).toEqual([])
+  const next = thread.store.getState()
+  expect(next).toMatchObject({ status: 'idle', error: undefined, state: initialState })
+  expect(next.messages[next.messages.length - 1]).toMatchObject({ role: 'assistant', content: 'Anything else?' })
+  expectNoDuplicates(next.messages)
+}
+
+describe('CopilotKit: reconnect without connect support', () => {
+  for (const [scenario, cut] of [
+    [scenarios.text, cuts.midText],
+    [scenarios.draft, cuts.midArgs],
+  ] as const)
+    it(`${scenario.name} cut ${cut.label}: a plain HttpAgent gives RECONNECT (not-supported), sends nothing, and the thread runs again`, async () => {
+      const expected = await baseline(scenario)
+      const thread = await dropped(scenario, cut.at(expected.types), false, 'plain')
+      const before = thread.store.getState()
+      await expect(thread.store.reconnect()).rejects.toMatchObject({ code: 'RECONNECT', reason: 'not-supported' })
+      // Refused before anything happened: no request, the snapshot untouched, nothing reported twice.
+      expect(proxy.requestsOf(thread.threadId, 'connect')).toEqual([])
+      expect(thread.store.getState()).toBe(before)
+      expect(before).toMatchObject({ status: 'error', error: { code: 'TRANSPORT' }, state: initialState, committed: initialState })
+      expect(thread.errors.map((error) => error.code)).toEqual(['TRANSPORT'])
+      await expectNextTurnWorks(thread)
+    })
+
+  it('a thread saved mid-stream and restored on a plain HttpAgent comes back idle without its draft, connects nowhere, and runs again', async () => {
+    const scenario = scenarios.draft
+    const expected = await baseline(scenario)
+    const { threadId, saved } = await savedMidStream(scenario, cuts.midArgs.at(expected.types))
+    await runEnded(threadId)
+    const after = open('plain', saved, threadId)
+    // Room for a rejoin that should not happen (it is queued, not synchronous).
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(proxy.requestsOf(threadId, 'connect')).toEqual([])
+    expect(after.store.getState()).toMatchObject({ status: 'idle', state: initialState, committed: initialState, predictions: [], confirmations: [] })
+    expect(after.errors).toEqual([])
+    await expect(after.store.reconnect()).rejects.toMatchObject({ code: 'RECONNECT', reason: 'not-supported' })
+    await expectNextTurnWorks(after)
   })
 })
