@@ -182,9 +182,8 @@ describe('persist: a synchronous storage', () => {
 describe('persist: what a reload must not lose is written at once', () => {
   const interrupt = { type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'input_required', message: 'Name?' }] }
 
-  // Found: an urgent change made while a write is in flight is written a whole throttleMs later
-  // (persist.ts re-arms the throttle after a write, urgent or not). Here the run's start is being
-  // written when the interrupt arrives, so the open confirmation waits 10 s; a reload then loses it.
+  // The run's start is still being written when the interrupt arrives: the open confirmation must
+  // follow as soon as that write ends, not a throttle period later (a reload then would lose it).
   it('a confirmation opened while a write is in flight is in the storage long before the throttle period', async () => {
     const storage = new MapStorage()
     const agent = new SteppedAgent()

@@ -7,11 +7,22 @@
 // Ids: the store makes ids (runId, the messages of answers) with createId. It is replaced by a
 // counter the test sets before each step, so a restored store and the uninterrupted one make the
 // same ids at the same step and every body and snapshot is compared whole, with nothing normalised.
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it, vi } from 'vitest'
 import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
-import { type Conversation, conversations, type Doc, finishing, SteppedAgent, strictlyEqual, throughJson, withIds } from './support-threads'
+import {
+  type Conversation,
+  conversations,
+  type Doc,
+  finishing,
+  type Step,
+  SteppedAgent,
+  startRun,
+  stepsOf,
+  streamable,
+  strictlyEqual,
+  throughJson,
+} from './support-threads'
 
 const ids = vi.hoisted(() => ({ next: 0 }))
 vi.mock('../../src/ids', () => ({ createId: () => `id-${ids.next++}` }))
@@ -43,52 +54,6 @@ function same(where: Record<string, unknown>, actual: unknown, expected: unknown
 // ---------------------------------------------------------------------------------------------
 // Request mode: each run is started as a client would start it (run(), or answering what the
 // previous run left open), and its recorded events are streamed into the request one at a time.
-
-type Step = { kind: 'start'; run: number } | { kind: 'event'; run: number; event: BaseEvent }
-
-const isEnd = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR'
-
-// A request hands on nothing after its run's end (LangGraph goes on sending after RUN_ERROR).
-const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
-
-const stepsOf = (conversation: Conversation): Step[] =>
-  conversation.runs.flatMap((run, index): Step[] => [
-    { kind: 'start', run: index },
-    ...throughEnd(run.events).map((event): Step => ({ kind: 'event', run: index, event })),
-  ])
-
-// Streamed through a request: those whose every run is one lifecycle (20 has no RUN_STARTED).
-const streamable = conversations.filter((conversation) => conversation.runs.every(({ events }) => events[0]?.type === 'RUN_STARTED' && events.some(isEnd)))
-
-/** The payload the recording's next body resumed this interrupt with, else a plain one. */
-function payloadFor(id: string, next: RunAgentInput | undefined): unknown {
-  const resume = (next as { resume?: { interruptId: string; payload?: unknown }[] } | undefined)?.resume
-  return resume?.find((entry) => entry.interruptId === id)?.payload ?? { response: 'yes' }
-}
-
-/** What the user does to start run `index`: answer what is open (as the scenario is named), or send its new messages. */
-function startRun(store: AgentStore<Doc>, conversation: Conversation, index: number, outcomes: string[]): void {
-  const settle = (promise: Promise<void>) =>
-    void promise.then(
-      () => outcomes.push('ok'),
-      (error: { code?: string }) => outcomes.push(`refused ${error.code}`),
-    )
-  const { confirmations, messages } = store.getState()
-  const input = conversation.runs[index]?.input
-  if (confirmations.length > 0) {
-    for (const confirmation of confirmations) {
-      const { id } = confirmation
-      if (/reject/.test(conversation.name)) settle(store.reject(id, 'not this'))
-      else if (/cancel/.test(conversation.name)) settle(store.cancel(id))
-      else if (confirmation.reason === 'input_required') settle(store.respond(id, payloadFor(id, input)))
-      else settle(store.approve(id))
-    }
-    return
-  }
-  const known = new Set(messages.map((message) => message.id))
-  const added = withIds(input?.messages ?? [], `m${index}`).filter((message) => !known.has(message.id))
-  settle(store.run({ messages: added.length > 0 ? added : [{ id: `next-${index}`, role: 'user', content: 'Go on' }] }))
-}
 
 interface Driven {
   store: AgentStore<Doc>

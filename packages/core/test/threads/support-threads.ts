@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { Observable, type Subscriber } from 'rxjs'
-import type { AgentStoreOptions, PredictionMapping } from '../../src'
+import type { AgentStore, AgentStoreOptions, PredictionMapping } from '../../src'
 
 export type Doc = Record<string, unknown>
 
@@ -67,6 +67,57 @@ export const conversations: Conversation[] = [
     }
   }),
 ]
+
+// Driving a recorded conversation as a client would: each run started by run() or by answering
+// what the previous run left open, its recorded events then streamed into the request.
+
+export type Step = { kind: 'start'; run: number } | { kind: 'event'; run: number; event: BaseEvent }
+
+const isEnd = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR'
+
+// A request hands on nothing after its run's end (LangGraph goes on sending after RUN_ERROR).
+const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
+
+export const stepsOf = (conversation: Conversation): Step[] =>
+  conversation.runs.flatMap((run, index): Step[] => [
+    { kind: 'start', run: index },
+    ...throughEnd(run.events).map((event): Step => ({ kind: 'event', run: index, event })),
+  ])
+
+// Streamed through a request: those whose every run is one lifecycle (20 has no RUN_STARTED).
+export const streamable = conversations.filter((conversation) =>
+  conversation.runs.every(({ events }) => events[0]?.type === 'RUN_STARTED' && events.some(isEnd)),
+)
+
+/** The payload the recording's next body resumed this interrupt with, else a plain one. */
+function payloadFor(id: string, next: RunAgentInput | undefined): unknown {
+  const resume = (next as { resume?: { interruptId: string; payload?: unknown }[] } | undefined)?.resume
+  return resume?.find((entry) => entry.interruptId === id)?.payload ?? { response: 'yes' }
+}
+
+/** What the user does to start run `index`: answer what is open (as the scenario is named), or send its new messages. */
+export function startRun(store: AgentStore<Doc>, conversation: Conversation, index: number, outcomes: string[]): void {
+  const settle = (promise: Promise<void>) =>
+    void promise.then(
+      () => outcomes.push('ok'),
+      (error: { code?: string }) => outcomes.push(`refused ${error.code}`),
+    )
+  const { confirmations, messages } = store.getState()
+  const input = conversation.runs[index]?.input
+  if (confirmations.length > 0) {
+    for (const confirmation of confirmations) {
+      const { id } = confirmation
+      if (/reject/.test(conversation.name)) settle(store.reject(id, 'not this'))
+      else if (/cancel/.test(conversation.name)) settle(store.cancel(id))
+      else if (confirmation.reason === 'input_required') settle(store.respond(id, payloadFor(id, input)))
+      else settle(store.approve(id))
+    }
+    return
+  }
+  const known = new Set(messages.map((message) => message.id))
+  const added = withIds(input?.messages ?? [], `m${index}`).filter((message) => !known.has(message.id))
+  settle(store.run({ messages: added.length > 0 ? added : [{ id: `next-${index}`, role: 'user', content: 'Go on' }] }))
+}
 
 /** Recorded inputs may lack message ids; a run needs them. */
 export const withIds = (messages: readonly Message[], prefix: string): Message[] =>
