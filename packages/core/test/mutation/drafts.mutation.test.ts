@@ -187,3 +187,36 @@ describe('predictions', () => {
     expect(store.getState().predictions).toBe(after.predictions)
   })
 })
+
+describe('committed keeps its identity across server events that change none of it', () => {
+  const same = (store: ReturnType<typeof started>, event: ReturnType<typeof ev.delta>) => {
+    const before = store.getState().committed
+    store.apply(event)
+    return store.getState().committed === before
+  }
+
+  it('with a draft of an existing key', () => {
+    const store = started({ doc: 'old', title: 'T' }, mapping('doc', 'write', 'doc'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"a')])
+    expect(same(store, ev.delta({ op: 'replace', path: '/title', value: 'T' }))).toBe(true)
+    expect(same(store, ev.delta({ op: 'replace', path: '/title', value: 'U' }))).toBe(false)
+  })
+
+  it('with a draft of a key that did not exist', () => {
+    const store = started({ title: 'T' }, mapping('doc', 'write', 'doc'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"a')])
+    expect(same(store, ev.delta({ op: 'replace', path: '/title', value: 'T' }))).toBe(true)
+    expect(store.getState().committed).toStrictEqual({ title: 'T' })
+    expect(same(store, ev.delta({ op: 'add', path: '/more', value: 1 }))).toBe(false)
+    expect(store.getState().committed).toStrictEqual({ title: 'T', more: 1 })
+  })
+
+  it('with a drafted key the server removed', () => {
+    const store = started({ doc: 'old', title: 'T' }, mapping('doc', 'write', 'doc'))
+    store.apply(ev.delta({ op: 'remove', path: '/doc' }))
+    expect(same(store, ev.delta({ op: 'replace', path: '/title', value: 'T' }))).toBe(true)
+    expect(store.getState().committed).toStrictEqual({ doc: 'old', title: 'T' })
+    expect(same(store, ev.delta({ op: 'remove', path: '/title' }))).toBe(false)
+    expect(store.getState().committed).toStrictEqual({ doc: 'old' })
+  })
+})

@@ -47,6 +47,19 @@ describe("a run's opening empty snapshot", () => {
     s.apply(ev.snapshot({}))
     expect(s.getState().state).toStrictEqual({})
     expect(errors.map((e) => [e.code, e.path, e.value])).toStrictEqual([['EDIT_CONFLICT', '/n', 1]])
+    expect(s.getState().error).toBe(errors[0])
+  })
+
+  it('a delta that empties the state is shown at once, and a held snapshot shows at the run end', () => {
+    const delta = store({ doc: 'x' }).store
+    delta.apply([ev.runStarted(), ev.delta({ op: 'remove', path: '/doc' })])
+    expect(delta.getState().state).toStrictEqual({})
+    const held = store({ doc: 'x' }).store
+    held.apply([ev.runStarted(), ev.snapshot({})])
+    expect(held.getState().state).toStrictEqual({ doc: 'x' })
+    held.apply(ev.runFinished())
+    expect(held.getState().state).toStrictEqual({})
+    expect(held.getState().committed).toStrictEqual({})
   })
 })
 
@@ -90,6 +103,20 @@ describe('server values for drafted keys', () => {
     s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('x1', 'other'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"no')])
     s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
     expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('of two calls of the tool still streaming, the later one is named', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolStart('c2', 'write')])
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
+    expect(s.getState().predictions.map((p) => p.toolCallId)).toStrictEqual(['c2'])
+  })
+
+  it('a server copy equal to the value before the run is no draft', () => {
+    const { store: s } = store({ doc: { t: 'old' } })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.snapshot({ doc: { t: 'old' } })])
+    expect(s.getState().predictions).toStrictEqual([])
+    expect(s.getState().committed).toBe(s.getState().state)
   })
 
   it('a server change of a key that is not mapped is committed at once', () => {
