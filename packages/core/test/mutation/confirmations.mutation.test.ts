@@ -270,3 +270,51 @@ describe('on_interrupt', () => {
     }
   })
 })
+
+describe('which drafts a confirmation governs', () => {
+  it('a confirmation tool call naming no call governs the drafts nobody names', async () => {
+    const { store } = await interrupted((runId) => [...write(), ...call('cc1', 'confirm_changes', '{}'), ev.runFinished(runId)])
+    expect(store.getState().confirmations.map((c) => [c.id, c.stateKeys])).toStrictEqual([['cc1', ['doc']]])
+  })
+
+  it('a draft the server wrote on its own goes with a confirmation naming no call, not with one naming a call', async () => {
+    const unnamed = await interrupted((runId) => [
+      ev.delta({ op: 'replace', path: '/doc', value: 'srv' }),
+      interrupt(runId, [{ id: 'i1', reason: 'input_required' }]),
+    ])
+    expect(unnamed.store.getState().confirmations.map((c) => c.stateKeys)).toStrictEqual([['doc']])
+    const named = await interrupted((runId) => [
+      ev.delta({ op: 'replace', path: '/doc', value: 'srv' }),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'x' }]),
+    ])
+    expect(named.store.getState().confirmations.map((c) => c.stateKeys)).toStrictEqual([[]])
+  })
+
+  it('a later run does not govern the drafts an earlier run left open', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r1'), predict('doc', 'write', 'doc'), ...write(), interrupt('r1', [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])])
+    store.apply([ev.runStarted('r2'), interrupt('r2', [{ id: 'i2', reason: 'input_required' }])])
+    expect(store.getState().confirmations.map((c) => [c.id, c.stateKeys])).toStrictEqual([
+      ['i1', ['doc']],
+      ['i2', []],
+    ])
+  })
+
+  it('on_interrupt takes toolCallId before the other spellings', async () => {
+    const { store } = await interrupted((runId) => [
+      ...write(),
+      ev.custom('on_interrupt', { toolCallId: 'w1', tool_call_id: 'zz', toolCall: { id: 'yy' } }),
+      ev.runFinished(runId),
+    ])
+    expect(store.getState().confirmations[0]!.toolCallId).toBe('w1')
+  })
+
+  it('an interrupt answered with a schema is not answered as the call', async () => {
+    const { store, agent } = await interrupted((runId) => [
+      ...write(),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1', responseSchema: { type: 'object' } }]),
+    ])
+    const input = await sent(store, agent, (s) => s.approve('i1'))
+    expect(input.messages.filter((m) => m.role === 'tool')).toStrictEqual([])
+  })
+})
