@@ -23,6 +23,7 @@ export type {
   RunInfo,
   RunOptions,
   RunStatus,
+  SnapshotOf,
   StandardSchemaV1,
   StateUpdate,
   StateValidator,

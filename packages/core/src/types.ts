@@ -257,5 +257,8 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   onEvent(listener: (event: BaseEvent, snapshot: AgentSnapshot<TState>) => void): () => void
 }
 
+/** The snapshot a store-like source gives: an agent store's, or a thread registry's with its list of threads. */
+export type SnapshotOf<TStore> = TStore extends { getState(): infer TSnapshot } ? TSnapshot : never
+
 /** Decides whether a selected value changed; bindings default to `Object.is` and export `shallow`. */
 export type EqualityFn<T> = (a: T, b: T) => boolean

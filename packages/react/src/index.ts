@@ -1,4 +1,4 @@
-import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import type { AgentSnapshot, EqualityFn, ReadableAgentStore, SnapshotOf } from '@agent-state/core'
 import { useCallback, useDebugValue, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 
 export * from '@agent-state/core'
@@ -9,10 +9,10 @@ const identity = <T>(value: T): T => value
  * Reads an agent store in a component and re-renders when the selected value changes.
  * `equalityFn` (default `Object.is`) decides what "changed" means; pass `shallow` for selectors that build objects.
  */
-export function useAgentStore<TState>(store: ReadableAgentStore<TState>): AgentSnapshot<TState>
-export function useAgentStore<TState, TSelected>(
-  store: ReadableAgentStore<TState>,
-  selector: (snapshot: AgentSnapshot<TState>) => TSelected,
+export function useAgentStore<TStore extends ReadableAgentStore<any>>(store: TStore): SnapshotOf<TStore>
+export function useAgentStore<TStore extends ReadableAgentStore<any>, TSelected>(
+  store: TStore,
+  selector: (snapshot: SnapshotOf<TStore>) => TSelected,
   equalityFn?: EqualityFn<TSelected>,
 ): TSelected
 export function useAgentStore<TState, TSelected>(

@@ -1,4 +1,12 @@
-import { type AgentSnapshot, createAgentStore, type ReadableAgentStore, shallow, useAgentStore } from '@agent-state/react'
+import {
+  type AgentSnapshot,
+  createAgentStore,
+  createAgentThreads,
+  type ReadableAgentStore,
+  shallow,
+  type ThreadSummary,
+  useAgentStore,
+} from '@agent-state/react'
 import { describe, expectTypeOf, it } from 'vitest'
 
 const store = createAgentStore({ initialState: { title: '', items: [] as number[] } })
@@ -14,6 +22,15 @@ describe('useAgentStore (React) types', () => {
   it('returns the whole snapshot without a selector, and accepts any ReadableAgentStore', () => {
     expectTypeOf(useAgentStore(store)).toEqualTypeOf<AgentSnapshot<State>>()
     expectTypeOf(useAgentStore({} as ReadableAgentStore<State>, (s) => s.state.items)).toEqualTypeOf<number[]>()
+  })
+
+  it('reads a thread registry like a store, its list of threads included', () => {
+    const threads = createAgentThreads({ initialState: { title: '', items: [] as number[] } })
+    expectTypeOf(useAgentStore(threads, (s) => s.threads)).toEqualTypeOf<readonly ThreadSummary[]>()
+    expectTypeOf(useAgentStore(threads, (s) => s.activeThreadId)).toEqualTypeOf<string | undefined>()
+    expectTypeOf(useAgentStore(threads, (s) => s.state.title)).toEqualTypeOf<string>()
+    // @ts-expect-error: a plain store has no list of threads
+    useAgentStore(store, (s) => s.threads)
   })
 
   it('types equalityFn by the selection', () => {

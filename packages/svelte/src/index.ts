@@ -1,4 +1,4 @@
-import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import type { AgentSnapshot, EqualityFn, ReadableAgentStore, SnapshotOf } from '@agent-state/core'
 import type { Readable } from 'svelte/store'
 import { readable } from 'svelte/store'
 
@@ -11,10 +11,10 @@ const identity = <T>(value: T): T => value
  * `fromStore(value).current` from `svelte/store` with runes. Subscribes to the agent store on the
  * first subscriber, releases it after the last, and emits only when `equalityFn` says the selection changed.
  */
-export function useAgentStore<TState>(store: ReadableAgentStore<TState>): Readable<AgentSnapshot<TState>>
-export function useAgentStore<TState, TSelected>(
-  store: ReadableAgentStore<TState>,
-  selector: (snapshot: AgentSnapshot<TState>) => TSelected,
+export function useAgentStore<TStore extends ReadableAgentStore<any>>(store: TStore): Readable<SnapshotOf<TStore>>
+export function useAgentStore<TStore extends ReadableAgentStore<any>, TSelected>(
+  store: TStore,
+  selector: (snapshot: SnapshotOf<TStore>) => TSelected,
   equalityFn?: EqualityFn<TSelected>,
 ): Readable<TSelected>
 export function useAgentStore<TState, TSelected>(

@@ -1,4 +1,4 @@
-import type { AgentSnapshot, EqualityFn, ReadableAgentStore } from '@agent-state/core'
+import type { AgentSnapshot, EqualityFn, ReadableAgentStore, SnapshotOf } from '@agent-state/core'
 import type { MaybeRefOrGetter, ShallowRef } from 'vue'
 import { getCurrentScope, onScopeDispose, shallowReadonly, shallowRef, toValue, watch } from 'vue'
 
@@ -10,10 +10,10 @@ const identity = <T>(value: T): T => value
  * Reads an agent store as a read-only `ShallowRef` that changes only when the selected value does.
  * Subscribes synchronously and releases with the calling component or effect scope.
  */
-export function useAgentStore<TState>(store: MaybeRefOrGetter<ReadableAgentStore<TState>>): Readonly<ShallowRef<AgentSnapshot<TState>>>
-export function useAgentStore<TState, TSelected>(
-  store: MaybeRefOrGetter<ReadableAgentStore<TState>>,
-  selector: (snapshot: AgentSnapshot<TState>) => TSelected,
+export function useAgentStore<TStore extends ReadableAgentStore<any>>(store: MaybeRefOrGetter<TStore>): Readonly<ShallowRef<SnapshotOf<TStore>>>
+export function useAgentStore<TStore extends ReadableAgentStore<any>, TSelected>(
+  store: MaybeRefOrGetter<TStore>,
+  selector: (snapshot: SnapshotOf<TStore>) => TSelected,
   equalityFn?: EqualityFn<TSelected>,
 ): Readonly<ShallowRef<TSelected>>
 export function useAgentStore<TState, TSelected>(
