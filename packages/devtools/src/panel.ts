@@ -1,3 +1,5 @@
+import { createAgentStore } from '@agent-state/core'
+import { storeInternals } from '@agent-state/core/internals'
 import { inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
 import type { JsonPatchOperation } from './json-diff'
 import { createRecorder, type EntryDiff, type RecordedEntry, type Recorder, type RecorderState } from './recorder'
@@ -10,7 +12,7 @@ export const ELEMENT_NAME = 'agent-state-devtools'
 export interface MountDevtoolsOptions {
   /** A recorder already attached to the store; by default one is made (and disposed on unmount). */
   recorder?: Recorder
-  /** The limit of the recorder made here. */
+  /** The limit of the recorders made here. */
   limit?: number
   /** Start expanded (default: collapsed to its button). */
   open?: boolean
@@ -20,34 +22,101 @@ export interface MountDevtoolsOptions {
 
 export interface MountedDevtools {
   readonly element: HTMLElement
+  /** The recorder shown: with a threads registry, the active thread's. */
   readonly recorder: Recorder
   unmount(): void
+}
+
+/** What the panel needs of `createAgentThreads(...)`: the active thread and its store. */
+interface ThreadsLike {
+  getState(): { activeThreadId: string | undefined }
+  subscribe(listener: () => void): () => void
+  store(threadId: string): object | undefined
+}
+
+/** The recorder to show, which changes when a threads registry shows another thread. */
+interface RecorderSource {
+  current(): Recorder
+  onSwitch(listener: () => void): () => void
+  dispose(): void
 }
 
 /** Rows the list shows at most: the newest matching ones. */
 const MAX_ROWS = 300
 const MAX_TEXT = 240
 
-/** Mounts the panel for one store: `if (import.meta.env.DEV) mountDevtools(store)`. */
-export function mountDevtools(store: object, options: MountDevtoolsOptions = {}): MountedDevtools {
+/**
+ * Mounts the panel for a store, or for a threads registry (`createAgentThreads`), where it shows
+ * the active thread: `if (import.meta.env.DEV) mountDevtools(store)`.
+ */
+export function mountDevtools(target: object, options: MountDevtoolsOptions = {}): MountedDevtools {
   defineElement()
-  const recorder = options.recorder ?? createRecorder(store, options.limit === undefined ? {} : { limit: options.limit })
+  const source = isStore(target) ? storeSource(target, options) : threadsSource(target as ThreadsLike, options)
   const element = document.createElement(ELEMENT_NAME) as DevtoolsElement
   ;(options.parent ?? document.body).append(element)
-  const detach = element.attach(recorder, options.open ?? false)
+  const detach = element.attach(source, options.open ?? false)
   return {
     element,
-    recorder,
+    get recorder() {
+      return source.current()
+    },
     unmount() {
       detach()
       element.remove()
+      source.dispose()
+    },
+  }
+}
+
+function isStore(target: object): boolean {
+  try {
+    storeInternals(target)
+    return true
+  } catch {
+    if (typeof (target as Partial<ThreadsLike>).store !== 'function') throw new TypeError('mountDevtools needs an agent store or a threads registry')
+    return false
+  }
+}
+
+const limitOf = (options: MountDevtoolsOptions) => (options.limit === undefined ? {} : { limit: options.limit })
+
+function storeSource(store: object, options: MountDevtoolsOptions): RecorderSource {
+  const recorder = options.recorder ?? createRecorder(store, limitOf(options))
+  return {
+    current: () => recorder,
+    onSwitch: () => () => {},
+    dispose: () => {
       if (!options.recorder) recorder.dispose()
     },
   }
 }
 
+/** One recorder per thread store, from the moment the thread is first shown; kept while the panel is mounted. */
+function threadsSource(threads: ThreadsLike, options: MountDevtoolsOptions): RecorderSource {
+  const recorders = new Map<object, Recorder>()
+  // Shown while no thread is active.
+  const idle = createRecorder(createAgentStore({ initialState: {} }))
+  const current = () => {
+    const id = threads.getState().activeThreadId
+    const store = id === undefined ? undefined : threads.store(id)
+    if (!store) return idle
+    let recorder = recorders.get(store)
+    if (!recorder) recorders.set(store, (recorder = createRecorder(store, limitOf(options))))
+    return recorder
+  }
+  current()
+  return {
+    current,
+    onSwitch: (listener) => threads.subscribe(listener),
+    dispose() {
+      for (const recorder of recorders.values()) recorder.dispose()
+      recorders.clear()
+    },
+  }
+}
+
 interface DevtoolsElement extends HTMLElement {
-  attach(recorder: Recorder, open: boolean): () => void
+  attach(source: RecorderSource, open: boolean): () => void
 }
 
 function defineElement() {
@@ -55,8 +124,8 @@ function defineElement() {
   customElements.define(
     ELEMENT_NAME,
     class extends HTMLElement implements DevtoolsElement {
-      attach(recorder: Recorder, open: boolean) {
-        return renderPanel(this.attachShadow({ mode: 'open' }), recorder, open)
+      attach(source: RecorderSource, open: boolean) {
+        return renderPanel(this.attachShadow({ mode: 'open' }), source, open)
       }
     },
   )
@@ -64,7 +133,8 @@ function defineElement() {
 
 type Filters = { type: string; run: string; toolCall: string; thread: string }
 
-function renderPanel(root: ShadowRoot, recorder: Recorder, open: boolean): () => void {
+function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): () => void {
+  let recorder = source.current()
   root.innerHTML = `<style>${styles}</style>`
   const toggle = h('button', { class: 'toggle', 'aria-expanded': String(open) }, 'agent-state')
   const count = h('span', { class: 'count' })
@@ -132,7 +202,8 @@ function renderPanel(root: ShadowRoot, recorder: Recorder, open: boolean): () =>
   }
 
   function render(state: RecorderState) {
-    count.textContent = `${state.entries.length} inputs${state.dropped > 0 ? ` (${state.dropped} dropped)` : ''}${state.current === undefined ? '' : `, at #${state.current}`}`
+    const thread = (state.entries.at(-1)?.snapshot ?? state.start.snapshot).threadId
+    count.textContent = `thread ${thread.slice(0, 8)}: ${state.entries.length} inputs${state.dropped > 0 ? ` (${state.dropped} dropped)` : ''}${state.current === undefined ? '' : `, at #${state.current}`}`
     renderTypes(state.entries)
     const matching = state.entries.filter((entry) => matches(entry, filters))
     const shown = matching.slice(-MAX_ROWS)
@@ -175,8 +246,20 @@ function renderPanel(root: ShadowRoot, recorder: Recorder, open: boolean): () =>
   }
 
   render(recorder.getState())
-  const unsubscribe = recorder.subscribe(schedule)
+  let unsubscribe = recorder.subscribe(schedule)
+  // Another thread shown: its own history, nothing selected.
+  const unswitch = source.onSwitch(() => {
+    const next = source.current()
+    if (next === recorder) return
+    unsubscribe()
+    recorder = next
+    selected = undefined
+    shownDetail = undefined
+    unsubscribe = recorder.subscribe(schedule)
+    schedule()
+  })
   return () => {
+    unswitch()
     unsubscribe()
     if (frame !== undefined) clearTimeout(frame)
   }

@@ -2,7 +2,7 @@
 // The panel's DOM in jsdom: what it lists for each filter, what it shows of an entry, and unmounting.
 // (Chromium drives it as a developer would in browser/panel.test.ts.)
 import { EventType } from '@ag-ui/core'
-import { createAgentStore } from '@agent-state/core'
+import { createAgentStore, createAgentThreads } from '@agent-state/core'
 import { createRecorder } from '@agent-state/devtools'
 import { ELEMENT_NAME, mountDevtools } from '@agent-state/devtools/panel'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -59,7 +59,7 @@ describe('<agent-state-devtools>', () => {
       '#5 event/STATE_DELTA',
       '#6 setState',
     ])
-    expect(root.querySelector('.count')!.textContent).toBe('7 inputs')
+    expect(root.querySelector('.count')!.textContent).toBe('thread thread-1: 7 inputs')
     expect([...root.querySelectorAll('[aria-label=Type] option')].map((o) => o.textContent)).toEqual([
       'all types',
       'event/RUN_STARTED',
@@ -117,7 +117,7 @@ describe('<agent-state-devtools>', () => {
     ;([...root.querySelectorAll('button')].find((b) => b.textContent === 'Jump') as HTMLElement).click()
     await flush()
     expect(store.getState()).toBe(mounted.recorder.entry(2)!.snapshot)
-    expect(root.querySelector('.count')!.textContent).toBe('7 inputs, at #2')
+    expect(root.querySelector('.count')!.textContent).toBe('thread thread-1: 7 inputs, at #2')
     expect(root.querySelector('.current')!.getAttribute('data-index')).toBe('2')
   })
 
@@ -154,5 +154,40 @@ describe('<agent-state-devtools>', () => {
     mounted.unmount()
     store.setState({ n: 1 })
     expect(recorder.getState().entries).toHaveLength(1)
+  })
+
+  it('with a threads registry, shows the active thread and switches with it', async () => {
+    vi.useFakeTimers()
+    const threads = createAgentThreads({ initialState: { n: 0 } })
+    const a = threads.open('thread-a')
+    const mounted = mountDevtools(threads, { open: true })
+    a.setState({ n: 1 })
+    const root = mounted.element.shadowRoot!
+    const flush = async () => {
+      await Promise.resolve()
+      vi.advanceTimersByTime(20)
+    }
+    await flush()
+    expect(root.querySelector('.count')!.textContent).toBe('thread thread-a: 1 inputs')
+    const recorderOfA = mounted.recorder
+    const b = threads.open('thread-b')
+    b.setState({ n: 2 })
+    b.setState({ n: 3 })
+    // A thread in the background goes on being recorded once it has been shown.
+    a.setState({ n: 4 })
+    await flush()
+    expect(root.querySelector('.count')!.textContent).toBe('thread thread-b: 2 inputs')
+    expect(mounted.recorder).not.toBe(recorderOfA)
+    threads.open('thread-a')
+    await flush()
+    expect(mounted.recorder).toBe(recorderOfA)
+    expect(root.querySelector('.count')!.textContent).toBe('thread thread-a: 2 inputs')
+    mounted.unmount()
+    a.setState({ n: 5 })
+    expect(recorderOfA.getState().entries).toHaveLength(2)
+  })
+
+  it('refuses what is neither a store nor a threads registry', () => {
+    expect(() => mountDevtools({})).toThrow(TypeError)
   })
 })
