@@ -387,6 +387,24 @@ describe('CopilotKit: reconnect after a dropped stream equals the uninterrupted 
   })
 })
 
+describe('CopilotKit: reconnect after a cut at every event of the run', () => {
+  for (const scenario of [scenarios.text, scenarios.draft, scenarios.stateDelta, scenarios.draftAfterTurn])
+    it(`${scenario.name}: cut after each event k, reconnected after the server finished`, async () => {
+      const expected = await baseline(scenario)
+      // Bounded by the run's length (10 to 20 events).
+      expect(expected.types.length).toBeLessThan(30)
+      for (let k = 1; k < expected.types.length; k++) {
+        const thread = await dropped(scenario, k, false)
+        await thread.store.reconnect()
+        expect(outcome(thread.store.getState()), `cut after event ${k}`).toEqual(expected.first)
+        await scenario.next(thread)
+        const { next } = runsOf(thread, scenario)
+        expect(canonical({ threadId: thread.threadId, body: next!.body }), `cut after event ${k}`).toEqual(expected.nextBody)
+        expect(outcome(thread.store.getState()), `cut after event ${k}`).toEqual(expected.last)
+      }
+    })
+})
+
 /** A thread serialized after its run's k-th event (as a page persisting it would have it), the page then gone: its connection broken there. */
 async function savedMidStream(scenario: Scenario, k: number) {
   const before = open('connecting')
