@@ -53,6 +53,12 @@ const savedHolds = (page: Page, key: string, text: string) =>
 const chatText = (page: Page) => page.locator('ol.messages li.message').allTextContents()
 const statusText = async (page: Page) => (await page.getByTestId('status').textContent())?.trim()
 
+/** Waits (at most 5 s, bounded) for something only the server sees, such as a request arriving. */
+async function until(done: () => boolean) {
+  for (let tries = 0; tries < 100 && !done(); tries++) await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(done()).toBe(true)
+}
+
 async function reload(page: Page) {
   await page.reload()
   await page.getByRole('textbox', { name: 'Message' }).waitFor()
@@ -110,6 +116,44 @@ describe('vue-writer: reloaded while waiting for approval', () => {
       expect(await page.getByTestId('approval').count()).toBe(0)
       expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
       expect(requestsTo('writer')).toHaveLength(2)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
+describe('vue-writer: reloaded while the draft streams', () => {
+  it(
+    'comes back idle with the draft discarded and the request kept in the chat, and the next request works',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      await send(page, request)
+      // Part of the draft is on screen and saved (writes while streaming are throttled, not skipped).
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')) > 40)
+      await savedHolds(page, 'vue-writer', 'running')
+      expect(await statusText(page)).toBe('LIVE')
+
+      await reload(page)
+      // HttpAgent cannot rejoin a run (no AG-UI connect): the run is given up, its draft discarded.
+      expect(await statusText(page)).toBe('Idle')
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe('0')
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByTestId('approval').count()).toBe(0)
+      expect((await chatText(page))[0]).toBe(request)
+      const writes = requestsTo('writer').length
+
+      await send(page, 'A story about a robot')
+      await until(() => requestsTo('writer').length > writes)
+      const next = requestsTo('writer')[writes]!
+      expect(next.state).toEqual({ document: '' })
+      expect(next.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([request, 'A story about a robot'])
+      // The given-up call must not go back unanswered: a server reads it as still waiting (the writer asks for its resume).
+      const answeredCalls = new Set(next.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])))
+      expect(toolCallsOf(next).filter((call) => !answeredCalls.has(call.id))).toEqual([])
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(storyFor('A story about a robot').length))
       expect(errors).toEqual([])
       await page.close()
     },
