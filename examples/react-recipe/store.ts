@@ -1,5 +1,5 @@
 import { HttpAgent } from '@ag-ui/client'
-import { type AgentSnapshot, type AgentStore, createAgentThreads, type ThreadsSnapshot } from '@agent-state/react'
+import { type AgentStore, createAgentThreads } from '@agent-state/react'
 import { agentUrl } from '../shared/view'
 
 export interface Ingredient {
@@ -68,10 +68,6 @@ export async function deleteShownThread(): Promise<void> {
   await threads.delete(id)
   showThread(threads.getState().threads[0]?.id)
 }
-
-/** The list of threads, for `useAgentStore(threads, threadList)`: the binding types the registry's snapshot as a thread's. */
-export const threadList = (snapshot: AgentSnapshot<RecipeState>) => (snapshot as ThreadsSnapshot<RecipeState>).threads
-export const shownThreadId = (snapshot: AgentSnapshot<RecipeState>) => (snapshot as ThreadsSnapshot<RecipeState>).activeThreadId
 
 /** A local edit: shown at once, kept over the agent's updates while it runs, sent with the next run. */
 export function editRecipe(change: (recipe: Recipe) => Recipe) {

@@ -1,12 +1,12 @@
 import { useAgentStore } from '@agent-state/react'
-import { deleteShownThread, shownThreadId, showThread, threadList, threads } from './store'
+import { deleteShownThread, showThread, threads } from './store'
 
 const statusLabels = { running: 'live', interrupted: 'waiting', error: 'failed', idle: '' } as const
 
 /** The conversations, most recent first: each one keeps running in the background while another is shown. */
 export function ThreadList() {
-  const list = useAgentStore(threads, threadList)
-  const shown = useAgentStore(threads, shownThreadId)
+  const list = useAgentStore(threads, (s) => s.threads)
+  const shown = useAgentStore(threads, (s) => s.activeThreadId)
   return (
     <nav className="threads" aria-label="Chats">
       <div role="tablist" aria-label="Chats" className="thread-tabs">
