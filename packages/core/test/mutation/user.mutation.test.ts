@@ -104,6 +104,17 @@ describe('setState while a run streams', () => {
     expect(store.getState().state).toStrictEqual({ doc: 'mine', n: 0 })
   })
 
+  it('a drafted key the user took over stays the user value over later server values', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old', n: 0 }, onError: () => {} })
+    store.apply([ev.runStarted('r1'), predict('doc', 'write', 'doc'), ev.delta({ op: 'replace', path: '/doc', value: 'srv' })])
+    store.setState((s) => ({ ...s, doc: 'mine' }))
+    store.apply(ev.snapshot({ doc: 'srv2', n: 1 }))
+    expect(store.getState().state).toStrictEqual({ doc: 'mine', n: 1 })
+    expect(store.getState().predictions).toStrictEqual([])
+    store.apply(ev.runFinished('r1'))
+    expect(store.getState().committed).toStrictEqual({ doc: 'mine', n: 1 })
+  })
+
   it('a key the user removed stays removed after the next server event', () => {
     const store = createAgentStore<S>({ initialState: { a: 0, b: 0 } })
     store.apply([ev.runStarted('r1')])
@@ -238,6 +249,30 @@ describe('answers', () => {
     expect(await refusal(store.approve('i1', { doc: 'bad' }))).toStrictEqual({ code: 'VALIDATION', message: 'State rejected by the validator: no bad docs' })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
+  })
+
+  it('refuses an approve whose edits would take the committed state past maxStateBytes', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          predict('doc', 'write', 'doc'),
+          ev.toolStart('w1', 'write', 'm1'),
+          ev.toolArgs('w1', '{"doc":"d"}'),
+          ev.toolEnd('w1'),
+          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
+        ],
+        done,
+      ],
+    })
+    const store = createAgentStore<S>({ agent, initialState: { doc: '', pad: 'x'.repeat(40) }, limits: { maxStateBytes: 80 } })
+    await store.run()
+    const before = store.getState()
+    const refused = await refusal(store.approve('i1', { doc: 'y'.repeat(40) }))
+    expect(refused?.code).toBe('LIMIT_EXCEEDED')
+    expect(store.getState()).toBe(before)
+    await store.approve('i1', { doc: 'short' })
+    expect(agent.inputs[1]!.state).toStrictEqual({ doc: 'short', pad: 'x'.repeat(40) })
   })
 
   it('an expired confirmation can only be cancelled', async () => {
