@@ -30,7 +30,7 @@ function draftEvents(text: string): BaseEvent[] {
 }
 
 function draftCase(text: string, events: readonly BaseEvent[], limit: number | undefined): MeasureOptions<unknown> {
-  let recorder: Recorder | undefined
+  let recorder: Recorder<any> | undefined
   const options = storeApply<{ document: string }>(
     { document: '' },
     events,

@@ -1,4 +1,4 @@
-import { createAgentStore } from '@agent-state/core'
+import { createAgentStore, type ReadableAgentStore } from '@agent-state/core'
 import { storeInternals } from '@agent-state/core/internals'
 import { inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
 import type { JsonPatchOperation } from './json-diff'
@@ -11,7 +11,8 @@ export const ELEMENT_NAME = 'agent-state-devtools'
 
 export interface MountDevtoolsOptions {
   /** A recorder already attached to the store; by default one is made (and disposed on unmount). */
-  recorder?: Recorder
+  /** Any state type: a recorder's is invariant (its inputs hold setState functions). */
+  recorder?: Recorder<any>
   /** The limit of the recorders made here. */
   limit?: number
   /** Start expanded (default: collapsed to its button). */
@@ -23,7 +24,7 @@ export interface MountDevtoolsOptions {
 export interface MountedDevtools {
   readonly element: HTMLElement
   /** The recorder shown: with a threads registry, the active thread's. */
-  readonly recorder: Recorder
+  readonly recorder: Recorder<any>
   unmount(): void
 }
 
@@ -31,12 +32,12 @@ export interface MountedDevtools {
 interface ThreadsLike {
   getState(): { activeThreadId: string | undefined }
   subscribe(listener: () => void): () => void
-  store(threadId: string): object | undefined
+  store(threadId: string): ReadableAgentStore | undefined
 }
 
 /** The recorder to show, which changes when a threads registry shows another thread. */
 interface RecorderSource {
-  current(): Recorder
+  current(): Recorder<any>
   onSwitch(listener: () => void): () => void
   dispose(): void
 }
@@ -51,7 +52,7 @@ const MAX_TEXT = 240
  */
 export function mountDevtools(target: object, options: MountDevtoolsOptions = {}): MountedDevtools {
   defineElement()
-  const source = isStore(target) ? storeSource(target, options) : threadsSource(target as ThreadsLike, options)
+  const source = isStore(target) ? storeSource(target as ReadableAgentStore, options) : threadsSource(target as ThreadsLike, options)
   const element = document.createElement(ELEMENT_NAME) as DevtoolsElement
   ;(options.parent ?? document.body).append(element)
   const detach = element.attach(source, options.open ?? false)
@@ -80,7 +81,7 @@ function isStore(target: object): boolean {
 
 const limitOf = (options: MountDevtoolsOptions) => (options.limit === undefined ? {} : { limit: options.limit })
 
-function storeSource(store: object, options: MountDevtoolsOptions): RecorderSource {
+function storeSource(store: ReadableAgentStore, options: MountDevtoolsOptions): RecorderSource {
   const recorder = options.recorder ?? createRecorder(store, limitOf(options))
   return {
     current: () => recorder,
@@ -93,7 +94,7 @@ function storeSource(store: object, options: MountDevtoolsOptions): RecorderSour
 
 /** One recorder per thread store, from the moment the thread is first shown; kept while the panel is mounted. */
 function threadsSource(threads: ThreadsLike, options: MountDevtoolsOptions): RecorderSource {
-  const recorders = new Map<object, Recorder>()
+  const recorders = new Map<object, Recorder<any>>()
   // Shown while no thread is active.
   const idle = createRecorder(createAgentStore({ initialState: {} }))
   const current = () => {

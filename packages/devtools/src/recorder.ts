@@ -1,4 +1,4 @@
-import type { AgentSnapshot } from '@agent-state/core'
+import type { AgentSnapshot, ReadableAgentStore } from '@agent-state/core'
 import { type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { diffJson, type JsonPatchOperation } from './json-diff'
 import { writeRecording } from './recording'
@@ -69,7 +69,7 @@ export const DEFAULT_LIMIT = 5000
 
 const snapshotParts = ['state', 'committed', 'messages', 'confirmations', 'predictions'] as const
 
-export function createRecorder<S = unknown>(store: object, { limit = DEFAULT_LIMIT }: RecorderOptions = {}): Recorder<S> {
+export function createRecorder<S = unknown>(store: ReadableAgentStore<S>, { limit = DEFAULT_LIMIT }: RecorderOptions = {}): Recorder<S> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`)
   const internals = storeInternals<S>(store)
   // Rings of `limit` slots (entry i in slot i % limit), filled as they come: recording a token

@@ -2,7 +2,7 @@ import { EventType } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { storeInternals } from '@agent-state/core/internals'
 import { ScriptedAgent } from '@agent-state/core/testing'
-import { createRecorder, DEFAULT_LIMIT, replayRecording } from '@agent-state/devtools'
+import { createRecorder, DEFAULT_LIMIT, type Recorder, replayRecording } from '@agent-state/devtools'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtures, initialStateOf, withIds } from './fixtures'
 
@@ -279,7 +279,7 @@ describe('a recording that starts inside a request', () => {
   it('attached mid-run: replays the rest of that request from the model it was attached at', async () => {
     const agent = new ScriptedAgent({ runs: [fixture.events], delay: 1 })
     const store = createAgentStore({ agent, initialState: initialStateOf(fixture) })
-    let recorder: ReturnType<typeof createRecorder> | undefined
+    let recorder: Recorder<any> | undefined
     let seen = 0
     store.subscribe(() => {
       if (++seen === 5) recorder = createRecorder(store)

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { type Fixture, fixtures, initialStateOf, serverScenarios, withIds } from './fixtures'
 
 /** Exports the recording, replays it, and checks every replayed snapshot against the recorded one. */
-function expectReplays(recorder: Recorder, live: { getState(): unknown }) {
+function expectReplays(recorder: Recorder<any>, live: { getState(): unknown }) {
   const text = recorder.exportRecording()
   const { entries } = recorder.getState()
   const replay = replayRecording(text)
