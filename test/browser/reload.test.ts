@@ -30,9 +30,12 @@ const requestsTo = (agent: string): RunAgentInput[] => server.requests.filter((r
 const lastMessage = (input: RunAgentInput): Message => input.messages[input.messages.length - 1]!
 const toolCallsOf = (input: RunAgentInput) => input.messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
 
+/** A page on a fresh start: every page of this browser shares the apps' localStorage. */
 async function open(path: string) {
   const { page, errors } = await browser.newPage()
   await page.goto(`${server.url}${path}`)
+  await page.evaluate(() => localStorage.clear())
+  await page.reload()
   await page.getByRole('textbox', { name: 'Message' }).waitFor()
   return { page, errors }
 }
@@ -219,6 +222,23 @@ describe('react-recipe: reloaded after a run and an edit', () => {
       expect(second!.state).toMatchObject({ recipe: { title: "Nonna's Carbonara" } })
       expect(second!.messages[0]).toMatchObject({ role: 'user', content: 'Spaghetti carbonara, please' })
       expect(lastMessage(second!)).toMatchObject({ role: 'user', content: 'Make it vegetarian' })
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+
+  it(
+    'keeps an edit made just before the page goes away',
+    async () => {
+      const { page, errors } = await open('/react-recipe/')
+      const title = page.getByRole('textbox', { name: 'Recipe title' })
+      await page.getByRole('button', { name: 'Make it vegetarian' }).click()
+      await waitForStatus(page, 'Idle')
+      // Edits are written throttled (250 ms by default): a reload right after one must not lose it.
+      await title.fill('Carbonara for two')
+      await reload(page)
+      expect(await title.inputValue()).toBe('Carbonara for two')
       expect(errors).toEqual([])
       await page.close()
     },
