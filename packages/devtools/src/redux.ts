@@ -1,4 +1,4 @@
-import { type Model, storeInternals } from '@agent-state/core/internals'
+import { type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { inputType } from './describe'
 
 // The Redux DevTools browser extension's documented API (`window.__REDUX_DEVTOOLS_EXTENSION__.connect`):
@@ -26,10 +26,16 @@ export interface ReduxDevtoolsOptions {
   name?: string
   /** Actions the extension keeps, and models kept here to jump to (default 50, the extension's own default). */
   maxAge?: number
+  /**
+   * Inputs that arrive within this many milliseconds go as one action (default 16; 0: one action per
+   * input). The extension serializes the whole state on every send: per token, a long draft would
+   * cost its length squared.
+   */
+  throttleMs?: number
 }
 
 /** Connects the store to the Redux DevTools extension; with no extension it does nothing. Returns the disconnect. */
-export function connectReduxDevtools(store: object, { name = 'agent-state', maxAge = 50 }: ReduxDevtoolsOptions = {}): () => void {
+export function connectReduxDevtools(store: object, { name = 'agent-state', maxAge = 50, throttleMs = 16 }: ReduxDevtoolsOptions = {}): () => void {
   const extension = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: ReduxDevtoolsExtension }).__REDUX_DEVTOOLS_EXTENSION__
   if (!extension) return () => {}
   const internals = storeInternals(store)
@@ -38,13 +44,36 @@ export function connectReduxDevtools(store: object, { name = 'agent-state', maxA
   const models = new Map<number, Model<unknown>>([[0, internals.model()]])
   let nextId = 1
   let jumping = false
+  let pending: { inputs: Input<unknown>[]; after: Model<unknown> } | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
   connection.init(internals.model().snapshot)
-  const unobserve = internals.observe((input, _before, after) => {
-    if (jumping) return
+
+  function send(inputs: readonly Input<unknown>[], after: Model<unknown>) {
     const id = nextId++
     models.set(id, after)
     models.delete(id - maxAge - 1)
-    connection.send({ type: inputType(input), payload: input }, after.snapshot)
+    const action = inputs.length === 1 ? { type: inputType(inputs[0]!), payload: inputs[0] } : { type: batchType(inputs), payload: inputs }
+    connection.send(action, after.snapshot)
+  }
+
+  function flush() {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    const batch = pending
+    pending = undefined
+    if (batch) send(batch.inputs, batch.after)
+  }
+
+  const unobserve = internals.observe((input, _before, after) => {
+    if (jumping) return
+    if (throttleMs <= 0) return send([input], after)
+    if (pending) {
+      pending.inputs.push(input)
+      pending.after = after
+      return
+    }
+    pending = { inputs: [input], after }
+    timer = setTimeout(flush, throttleMs)
   })
   const unsubscribe = connection.subscribe((message) => {
     if (message.type !== 'DISPATCH') return
@@ -52,7 +81,8 @@ export function connectReduxDevtools(store: object, { name = 'agent-state', maxA
     if (kind !== 'JUMP_TO_STATE' && kind !== 'JUMP_TO_ACTION') return
     const model = models.get(message.payload?.actionId ?? message.payload?.index ?? -1)
     if (!model) return
-    // The abort that cancels a request in flight is part of the jump, not a new action.
+    // Inputs still waiting were before the jump; the abort that cancels a request in flight is part of the jump.
+    flush()
     jumping = true
     try {
       internals.replace(model)
@@ -61,8 +91,22 @@ export function connectReduxDevtools(store: object, { name = 'agent-state', maxA
     }
   })
   return () => {
+    if (timer !== undefined) clearTimeout(timer)
+    pending = undefined
     unobserve()
     unsubscribe?.()
     connection.unsubscribe?.()
   }
+}
+
+/** `event/TOOL_CALL_ARGS ×36, event/TOOL_CALL_END`: the types in a batch, in order, runs counted. */
+function batchType(inputs: readonly Input<unknown>[]): string {
+  const runs: [string, number][] = []
+  for (const input of inputs) {
+    const type = inputType(input)
+    const last = runs[runs.length - 1]
+    if (last?.[0] === type) last[1]++
+    else runs.push([type, 1])
+  }
+  return runs.map(([type, count]) => (count === 1 ? type : `${type} ×${count}`)).join(', ')
 }

@@ -1,7 +1,7 @@
 import { EventType } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { connectReduxDevtools, type ReduxDevtoolsMessage } from '@agent-state/devtools'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 /** The extension's documented API (connect → init, send, subscribe), as a page sees it; records what it is given. */
 function installExtension() {
@@ -53,7 +53,7 @@ describe('connectReduxDevtools', () => {
   it('sends each input as an action with the snapshot after it as the state', () => {
     const extension = installExtension()
     const store = createAgentStore({ initialState: { n: 0 } })
-    connectReduxDevtools(store, { name: 'chat' })
+    connectReduxDevtools(store, { name: 'chat', throttleMs: 0 })
     expect(extension.connected).toEqual([{ name: 'chat', maxAge: 50 }])
     expect(extension.inits).toEqual([store.getInitialState()])
     store.apply(delta(1))
@@ -67,7 +67,7 @@ describe('connectReduxDevtools', () => {
   it('follows JUMP_TO_ACTION and JUMP_TO_STATE, without sending the jump as an action', () => {
     const extension = installExtension()
     const store = createAgentStore({ initialState: { n: 0 } })
-    connectReduxDevtools(store)
+    connectReduxDevtools(store, { throttleMs: 0 })
     store.apply([delta(1), delta(2), delta(3)])
     const afterFirst = extension.sent[0]!.state
     extension.dispatch({ type: 'DISPATCH', payload: { type: 'JUMP_TO_ACTION', actionId: 1 }, state: '{}' })
@@ -87,12 +87,32 @@ describe('connectReduxDevtools', () => {
   it('keeps the models of the last maxAge actions only', () => {
     const extension = installExtension()
     const store = createAgentStore({ initialState: { n: 0 } })
-    connectReduxDevtools(store, { maxAge: 2 })
+    connectReduxDevtools(store, { maxAge: 2, throttleMs: 0 })
     store.apply([delta(1), delta(2), delta(3), delta(4)])
     extension.dispatch({ type: 'DISPATCH', payload: { type: 'JUMP_TO_ACTION', actionId: 1 } })
     expect(store.getState().state).toEqual({ n: 4 })
     extension.dispatch({ type: 'DISPATCH', payload: { type: 'JUMP_TO_ACTION', actionId: 3 } })
     expect(store.getState().state).toEqual({ n: 3 })
+  })
+
+  it('sends the inputs of a burst as one action, by default within 16 ms, and jumps to the end of it', () => {
+    vi.useFakeTimers()
+    const extension = installExtension()
+    const store = createAgentStore({ initialState: { n: 0 } })
+    connectReduxDevtools(store)
+    store.apply([delta(1), delta(2), delta(3)])
+    store.setState({ n: 9 })
+    expect(extension.sent).toEqual([])
+    vi.advanceTimersByTime(16)
+    expect(extension.sent.map((s) => s.action.type)).toEqual(['event/STATE_DELTA ×3, setState'])
+    expect(extension.sent[0]!.action.payload).toHaveLength(4)
+    expect(extension.sent[0]!.state).toBe(store.getState())
+    store.apply(delta(4))
+    // A jump first sends what was waiting.
+    extension.dispatch({ type: 'DISPATCH', payload: { type: 'JUMP_TO_ACTION', actionId: 1 } })
+    expect(extension.sent.map((s) => s.action.type)).toEqual(['event/STATE_DELTA ×3, setState', 'event/STATE_DELTA'])
+    expect(store.getState().state).toEqual({ n: 9 })
+    vi.useRealTimers()
   })
 
   it('disconnects: no more actions, the extension unsubscribed', () => {
