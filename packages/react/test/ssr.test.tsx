@@ -158,7 +158,18 @@ describe('server rendering a thread (React)', () => {
     expect(first.getState()).not.toBe(before)
     expect(first.getState().messages).not.toBe(before.messages)
     expect(first.getState().confirmations).not.toBe(before.confirmations)
+    expect(first.getState().state).not.toBe(before.state)
+    expect(first.getState().messages[0]).not.toBe(before.messages[0])
+    expect(first.getState().confirmations[0]).not.toBe(before.confirmations[0])
     expect(first.getState()).toEqual(before)
+    // Nothing is aliased to the saved value either: a request that changes it afterwards changes no store.
+    const savedJson = JSON.stringify(thread)
+    ;(thread as { model: unknown }).model = null
+    expect(second.getState()).toEqual(first.getState())
+    expect(JSON.stringify(second.serialize().model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
+    // Even a snapshot mutated in place (which apps must not do) reaches no other request's store.
+    ;(first.getState().state as { document: string }).document = 'Mutated in the first request'
+    expect(second.getState().state.document).toBe(recording.expected.state.document)
 
     first.apply({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/document', value: 'Only the first request' }] } as BaseEvent)
     first.setState({ document: 'Edited in the first request' })
@@ -167,6 +178,6 @@ describe('server rendering a thread (React)', () => {
     expect(second.getState().state.document).toBe(recording.expected.state.document)
     expect(renderToString(<Thread store={second} />)).not.toContain('first request')
     // The saved thread itself was not changed by either store.
-    expect(JSON.stringify(createAgentStore({ ...options(), restore: thread }).getState())).toBe(JSON.stringify(before))
+    expect(JSON.stringify(createAgentStore({ ...options(), restore: JSON.parse(savedJson) as SerializedThread }).getState())).toBe(JSON.stringify(before))
   })
 })
