@@ -4,7 +4,7 @@
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { planFor, storyFor } from '../../examples/server/content'
+import { continueStory, planFor, storyFor } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
 import { type Browser, buildExamples, launchBrowser, waitForStatus } from './harness'
 
@@ -119,6 +119,26 @@ describe('vue-writer: reloaded while waiting for approval', () => {
       expect(await page.getByTestId('approval').count()).toBe(0)
       expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
       expect(requestsTo('writer')).toHaveLength(2)
+
+      // A follow-up draft waits across a reload too, and Reject then brings back the approved story.
+      await send(page, 'Add another paragraph')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      await savedHolds(page, 'vue-writer', 'interrupted')
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(continueStory(story).length))
+      await reload(page)
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(continueStory(story).length))
+      expect(requestsTo('writer')).toHaveLength(3)
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await page.getByText('Understood: I left the document as it was.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const rejected = requestsTo('writer')[3]!
+      const followUpCall = toolCallsOf(rejected)
+        .filter((call) => call.function.name === 'write_document')
+        .at(-1)!
+      expect(followUpCall.id).not.toBe(writeCall!.id)
+      expect(rejected.resume).toEqual([{ interruptId: followUpCall.id, status: 'resolved', payload: { accepted: false } }])
+      expect(rejected.state).toEqual({ document: story })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
       expect(errors).toEqual([])
       await page.close()
     },
