@@ -198,8 +198,14 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     }, 16)
   }
 
+  /** The clicked entry; else the newest that changed something (the stream's end after RUN_FINISHED changes nothing). */
   function selectedEntry(state: RecorderState) {
-    return (selected === undefined ? undefined : recorder.entry(selected)) ?? state.entries.at(-1)
+    const clicked = selected === undefined ? undefined : recorder.entry(selected)
+    if (clicked) return clicked
+    const { entries } = state
+    for (let i = entries.length - 1; i >= Math.max(0, entries.length - 20); i--)
+      if (entries[i]!.model !== modelBefore(state, entries[i]!.index)) return entries[i]
+    return entries.at(-1)
   }
 
   function render(state: RecorderState) {
@@ -226,6 +232,8 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     )
     if (matching.length > shown.length) rows.unshift(h('li', { class: 'more' }, `… ${matching.length - shown.length} earlier`))
     list.replaceChildren(...rows)
+    // Following the newest: keep the end of the list in view.
+    if (selected === undefined) list.scrollTop = list.scrollHeight
     jumpButton.toggleAttribute('disabled', current === undefined)
     if (current !== shownDetail) {
       shownDetail = current

@@ -109,6 +109,16 @@ describe('<agent-state-devtools>', () => {
     expect(root.querySelector('[data-index="2"]')!.getAttribute('aria-selected')).toBe('true')
   })
 
+  it('following the newest, shows the newest input that changed something, dimming the others', async () => {
+    const { store, root, flush, rows } = setUp()
+    store.abort()
+    store.abort()
+    await flush()
+    expect(rows().slice(-3)).toEqual(['#6 setState', '#7 abort', '#8 abort'])
+    expect(root.querySelector('h3')!.textContent).toBe('#6 setState')
+    expect([...root.querySelectorAll('.unchanged')].map((row) => row.getAttribute('data-index'))).toEqual(['7', '8'])
+  })
+
   it('jumps to the selected entry', async () => {
     const { store, mounted, root, flush } = setUp()
     await flush()
