@@ -182,8 +182,9 @@ export function createRecorder<S = unknown>(store: ReadableAgentStore<S>, { limi
     getState,
     getInitialState: () => initial,
     subscribe(listener) {
+      // The first listener starts from now; a later one must not hide a batch the others are waiting for.
+      if (listeners.length === 0) published = getState()
       listeners = [...listeners, listener]
-      published = getState()
       return () => {
         listeners = listeners.filter((other) => other !== listener)
       }

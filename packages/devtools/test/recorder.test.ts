@@ -42,6 +42,20 @@ describe('the read contract', () => {
     ])
   })
 
+  it('tells every listener of a batch, whenever each subscribed', async () => {
+    const store = createAgentStore({ initialState: { n: 0 } })
+    const recorder = createRecorder(store)
+    const first = vi.fn()
+    const second = vi.fn()
+    recorder.subscribe(first)
+    store.apply(delta(1))
+    recorder.subscribe(second)
+    await Promise.resolve()
+    expect(first).toHaveBeenCalledTimes(1)
+    expect(second).toHaveBeenCalledTimes(1)
+    expect(first.mock.calls[0]![0].entries).toHaveLength(1)
+  })
+
   it('keeps the model after each input by reference, with its time', () => {
     vi.spyOn(Date, 'now').mockReturnValue(1234)
     const store = createAgentStore({ initialState: { n: 0 } })
