@@ -186,7 +186,8 @@ export type ReplayOptions<S> = Pick<AgentStoreOptions<S>, 'validate' | 'onError'
 /**
  * A fresh store, from the recording's start model, through every recorded input; no request is
  * made. A recording that starts inside a request (attached mid-run, or its front dropped) replays
- * that request's events as apply() events: the restored store has no request to match them.
+ * that request's events as apply() events (the restored store has no request to match them); a
+ * transport failure of that request changes nothing in the replay.
  */
 export function replayRecording<S = unknown>(text: string, options: ReplayOptions<S> = {}): Replay<S> {
   const recording = parseRecording<S>(text)
