@@ -8,7 +8,21 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
-import { AsyncStorage, type Doc, finishing, MapStorage, quotaError, SteppedAgent, seeded, sleep, throughJson, until } from './support-threads'
+import {
+  AsyncStorage,
+  type Doc,
+  finishing,
+  MapStorage,
+  quotaError,
+  SteppedAgent,
+  seeded,
+  sleep,
+  startRun,
+  stepsOf,
+  streamable,
+  throughJson,
+  until,
+} from './support-threads'
 
 const ids = vi.hoisted(() => ({ next: 0 }))
 vi.mock('../../src/ids', () => ({ createId: () => `id-${ids.next++}` }))
@@ -239,6 +253,53 @@ describe('persist: what a reload must not lose is written at once', () => {
     expect(secondAgent.inputs).toStrictEqual([firstAgent.inputs[1]])
     expect(second.store.getState()).toStrictEqual(first.store.getState())
   })
+})
+
+describe('persist: at every step of every recorded conversation, what a reload needs is already saved', () => {
+  // With a throttle of 10 s, only the urgent writes happen: after each step (and the microtasks
+  // it queued), the stored thread must have the store's status, its open confirmations and the
+  // answers on their way (which a restore gives back as open confirmations).
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+  // The status as saved (a restore turns a running thread into an idle one, so it is read from the value).
+  const savedStatus = (text: string) => (JSON.parse(text) as { model: { snapshot: { status: string } } }).model.snapshot.status
+
+  // Step by step (the writes settle between events), and run by run (a whole run arrives at once,
+  // so its end comes while the write of its start is still in flight).
+  for (const conversation of streamable) {
+    for (const mode of ['step by step', 'run by run'] as const) {
+      it(`${conversation.name}, ${mode}: status, confirmations and answers are in the storage`, async () => {
+        const storage = new MapStorage()
+        const agent = new SteppedAgent()
+        const store = createAgentStore<Doc>({ ...conversation.options, agent, persist: { storage, throttleMs: 10_000 } })
+        const view = (text: string) => {
+          const restored = createAgentStore<Doc>({ ...conversation.options, restore: JSON.parse(text) })
+          return { status: savedStatus(text), confirmations: restored.getState().confirmations, error: restored.getState().error?.code }
+        }
+        const outcomes: string[] = []
+        const steps = stepsOf(conversation)
+        let urgent = 0
+        let before = store.getState()
+        for (const [index, step] of steps.entries()) {
+          idsFor(index + 1)
+          if (step.kind === 'start') startRun(store, conversation, step.run, outcomes)
+          else agent.push(step.event)
+          const runEnds = index === steps.length - 1 || steps[index + 1]!.kind === 'start'
+          if (mode === 'run by run' && !runEnds) continue
+          await settle()
+          const now = store.getState()
+          if (now.status !== before.status || now.confirmations !== before.confirmations) {
+            urgent++
+            const stored = storage.items.get(KEY)
+            expect(stored, `step ${index}`).toBeTypeOf('string')
+            expect({ step: index, ...view(stored!) }).toStrictEqual({ step: index, ...view(JSON.stringify(store.serialize())) })
+          }
+          before = now
+        }
+        expect(urgent).toBeGreaterThanOrEqual(mode === 'run by run' ? conversation.runs.length : 2 * conversation.runs.length)
+        expect(outcomes.filter((outcome) => outcome !== 'ok')).toStrictEqual([])
+      })
+    }
+  }
 })
 
 describe('persist: a storage that fails', () => {
