@@ -3,7 +3,9 @@
 
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import { gzipSync } from 'node:zlib'
 import { type BaseEvent, EventType } from '@ag-ui/core'
+import { build } from 'esbuild'
 import { createAgentStore } from '../packages/core/src/index'
 import { createRecorder, type Recorder } from '../packages/devtools/src/index'
 import { assertProductionMode, buildText, expectEqual, expectNoError, STORE_TRIALS, storeApply, wire } from './core-state'
@@ -78,6 +80,23 @@ function deltaEvents(count: number): { initialState: unknown; events: BaseEvent[
   return { initialState: { items }, events }
 }
 
+/** What an import adds to an app that has the core already: minified, and gzip level 9. */
+async function bundleSize(specifier: string, names: readonly string[]): Promise<{ minified: number; gzip: number }> {
+  const result = await build({
+    stdin: { contents: `export { ${names.join(', ')} } from '${specifier}'`, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['source'],
+    external: ['@agent-state/core', '@agent-state/core/*', '@ag-ui/*', 'rxjs'],
+    write: false,
+    logLevel: 'silent',
+  })
+  const code = result.outputFiles[0]!.contents
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length }
+}
+
 export async function benchDevtools(): Promise<Row[]> {
   assertProductionMode()
   const text = buildText(128 * 1024, 7)
@@ -97,6 +116,10 @@ export async function benchDevtools(): Promise<Row[]> {
   expectEqual(draftMemory.entries, ENTRIES, 'the recorder kept every draft entry')
   expectEqual(deltaMemory.entries, ENTRIES, 'the recorder kept every delta entry')
 
+  const recorderSize = await bundleSize('@agent-state/devtools', ['createRecorder', 'replayRecording'])
+  const panelSize = await bundleSize('@agent-state/devtools/panel', ['mountDevtools'])
+  const size = (bundle: { minified: number; gzip: number }) => `${formatBytes(bundle.gzip)} gzip (${formatBytes(bundle.minified)} minified)`
+
   return [
     { name: 'events', value: `${formatCount(events.length)} (scenario 4's 128k draft)` },
     { name: 'store.apply 128k, no recorder', value: formatTime(plain.median), note: describeTiming(plain) },
@@ -105,7 +128,7 @@ export async function benchDevtools(): Promise<Row[]> {
     {
       name: `store.apply 128k, recorder keeping all ${formatCount(events.length)}`,
       value: formatTime(recordedAll.median),
-      note: `${describeTiming(recordedAll)}; ${formatRatio(ratioAll)} the time without a recorder`,
+      note: `${describeTiming(recordedAll)}; ${formatRatio(ratioAll)} the time without a recorder: every model survives the young-generation collections, which copy it on`,
     },
     {
       name: `heap of ${formatCount(ENTRIES)} entries, draft tokens`,
@@ -116,6 +139,16 @@ export async function benchDevtools(): Promise<Row[]> {
       name: `heap of ${formatCount(ENTRIES)} entries, state deltas`,
       value: formatBytes(deltaMemory.bytes),
       note: `${formatBytes(Math.round(deltaMemory.bytes / ENTRIES))} per entry: one replace per STATE_DELTA on a 100-item list; each model shares the 99 untouched items, and the copied 100-slot array is most of an entry`,
+    },
+    {
+      name: 'bundle: createRecorder + replayRecording',
+      value: size(recorderSize),
+      note: 'the core, @ag-ui/* and rxjs external; an app that does not import @agent-state/devtools ships none of it',
+    },
+    {
+      name: 'bundle: mountDevtools (panel and recorder)',
+      value: size(panelSize),
+      note: 'the same externals; behind `if (import.meta.env.DEV)` a production build drops it',
     },
   ].map((row) => ({ scenario: SCENARIO, ...row }))
 }
