@@ -51,7 +51,9 @@ describe('<agent-state-devtools> in Chromium', () => {
     await panel.getByRole('button', { name: 'agent-state' }).click()
     await page.evaluate(() => (window as unknown as { run(): Promise<void> }).run())
     const rows = panel.getByRole('listbox', { name: 'Inputs' }).getByRole('option')
-    await expect.poll(() => rows.count(), { timeout: 5000 }).toBeGreaterThan(30)
+    // The run's promise settles at RUN_FINISHED; the stream's end comes after it.
+    await expect.poll(async () => (await rows.last().textContent())?.split(' ')[1], { timeout: 5000 }).toBe('failed')
+    expect(await rows.count()).toBeGreaterThan(30)
     const types = await rows.evaluateAll((items) => items.map((item) => item.textContent?.split(' ')[1]))
     expect(types[0]).toBe('run')
     expect(types).toContain('event/TOOL_CALL_ARGS')
