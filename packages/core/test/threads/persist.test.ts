@@ -13,11 +13,11 @@ import {
   type Doc,
   finishing,
   MapStorage,
+  performStep,
   quotaError,
   SteppedAgent,
   seeded,
   sleep,
-  startRun,
   stepsOf,
   streamable,
   throughJson,
@@ -276,13 +276,12 @@ describe('persist: at every step of every recorded conversation, what a reload n
           return { status: savedStatus(text), confirmations: restored.getState().confirmations, error: restored.getState().error?.code }
         }
         const outcomes: string[] = []
-        const steps = stepsOf(conversation)
+        const steps = stepsOf(conversation, { edits: true })
         let urgent = 0
         let before = store.getState()
         for (const [index, step] of steps.entries()) {
           idsFor(index + 1)
-          if (step.kind === 'start') startRun(store, conversation, step.run, outcomes)
-          else agent.push(step.event)
+          performStep(store, agent, conversation, step, outcomes)
           const runEnds = index === steps.length - 1 || steps[index + 1]!.kind === 'start'
           if (mode === 'run by run' && !runEnds) continue
           await settle()

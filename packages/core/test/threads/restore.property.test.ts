@@ -7,6 +7,7 @@
 // Ids: the store makes ids (runId, the messages of answers) with createId. It is replaced by a
 // counter the test sets before each step, so a restored store and the uninterrupted one make the
 // same ids at the same step and every body and snapshot is compared whole, with nothing normalised.
+import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it, vi } from 'vitest'
 import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
@@ -15,6 +16,7 @@ import {
   conversations,
   type Doc,
   finishing,
+  performStep,
   type Step,
   SteppedAgent,
   startRun,
@@ -73,8 +75,7 @@ function driver(conversation: Conversation, store?: AgentStore<Doc>, agent = new
 function perform(driven: Driven, conversation: Conversation, step: Step, index: number) {
   idsFor(index)
   driven.published.push([])
-  if (step.kind === 'start') startRun(driven.store, conversation, step.run, driven.outcomes)
-  else driven.agent.push(step.event)
+  performStep(driven.store, driven.agent, conversation, step, driven.outcomes)
 }
 
 /** After the cut: the user's next move, and a run that just finishes. */
@@ -93,7 +94,7 @@ describe('restore: a reload at any step of a recorded conversation, streamed thr
 
   for (const conversation of streamable) {
     it(`${conversation.name}: after every step the reloaded store goes on exactly as the uninterrupted one`, async () => {
-      const steps = stepsOf(conversation)
+      const steps = stepsOf(conversation, { edits: true })
       const reference = driver(conversation)
       const states = [reference.store.getState()]
       const models = [modelOf(reference.store)]
@@ -157,11 +158,31 @@ describe('restore: a reload at any step of a recorded conversation, streamed thr
 // ---------------------------------------------------------------------------------------------
 // Apply mode: every event of every run fed through apply(), so a cut can fall anywhere, even in
 // streams that are not a whole lifecycle (20 has no RUN_STARTED). The next RunAgentInput is the
-// one a ScriptedAgent receives for the user's next move.
+// one a ScriptedAgent receives for the user's next move. The user edits the state twice per run,
+// so cuts fall between an edit and the server's next change (the edit is rebased after the reload).
+
+type Action = { kind: 'event'; event: BaseEvent } | { kind: 'edit'; key: string; value: string }
+
+function actionsOf(conversation: Conversation): Action[] {
+  const drafted = Object.hasOwn(conversation.options.initialState, 'document') ? 'document' : 'note'
+  return conversation.runs.flatMap((run, index) => {
+    const actions: Action[] = run.events.map((event) => ({ kind: 'event', event }))
+    if (actions.length >= 3) {
+      actions.splice(Math.floor(actions.length / 2), 0, { kind: 'edit', key: drafted, value: `mine-${index}` })
+      actions.splice(1, 0, { kind: 'edit', key: 'note', value: `note-${index}` })
+    }
+    return actions
+  })
+}
+
+function act(store: AgentStore<Doc>, action: Action) {
+  if (action.kind === 'event') store.apply(action.event)
+  else store.setState((previous) => ({ ...previous, [action.key]: action.value }))
+}
 
 describe('restore: a reload after any prefix of the events given to apply()', () => {
   for (const conversation of conversations) {
-    const events = conversation.runs.flatMap((run) => run.events)
+    const events = actionsOf(conversation)
 
     it(`${conversation.name}: every later snapshot and the next RunAgentInput equal the uninterrupted store's`, async () => {
       // Started at once (the ids are taken synchronously), awaited together at the end: a scripted run arrives a macrotask later.
@@ -177,15 +198,15 @@ describe('restore: a reload after any prefix of the events given to apply()', ()
       const referenceAgent = new ScriptedAgent({ runs: [finishing] })
       const reference = createAgentStore<Doc>(optionsOf(conversation, referenceAgent, []))
       const expected = [reference.getState()]
-      for (const event of events) {
-        reference.apply(event)
+      for (const action of events) {
+        act(reference, action)
         expected.push(reference.getState())
       }
       const pending: { cut: number; sent: () => Promise<unknown> }[] = []
       // One store fed event by event and saved at every cut: it is never interrupted, only read.
       const original = createAgentStore<Doc>(optionsOf(conversation, undefined, []))
       for (let cut = 0; cut <= events.length; cut++) {
-        if (cut > 0) original.apply(events[cut - 1]!)
+        if (cut > 0) act(original, events[cut - 1]!)
         same({ cut, what: 'saved' }, original.getState(), expected[cut])
         const serialized = original.serialize()
         const text = JSON.stringify(serialized)
@@ -199,7 +220,7 @@ describe('restore: a reload after any prefix of the events given to apply()', ()
         // Lossless: serializing the restored store gives the same model.
         expect(JSON.stringify(restored.serialize().model)).toBe(JSON.stringify(serialized.model))
         for (let next = cut; next < events.length; next++) {
-          restored.apply(events[next]!)
+          act(restored, events[next]!)
           same({ cut, next }, restored.getState(), expected[next + 1])
         }
         pending.push({ cut, sent: nextInput(restored, agent) })

@@ -71,18 +71,39 @@ export const conversations: Conversation[] = [
 // Driving a recorded conversation as a client would: each run started by run() or by answering
 // what the previous run left open, its recorded events then streamed into the request.
 
-export type Step = { kind: 'start'; run: number } | { kind: 'event'; run: number; event: BaseEvent }
+export type Step =
+  | { kind: 'start'; run: number }
+  | { kind: 'event'; run: number; event: BaseEvent }
+  /** The user edits the state while the run streams. */
+  | { kind: 'edit'; run: number; key: string; value: string }
 
 const isEnd = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR'
 
 // A request hands on nothing after its run's end (LangGraph goes on sending after RUN_ERROR).
 const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
 
-export const stepsOf = (conversation: Conversation): Step[] =>
-  conversation.runs.flatMap((run, index): Step[] => [
-    { kind: 'start', run: index },
-    ...throughEnd(run.events).map((event): Step => ({ kind: 'event', run: index, event })),
-  ])
+/**
+ * The steps of a conversation. With `edits`, the user edits the state twice in each run while it
+ * streams: a key of their own early on, and halfway a key the run may be drafting (`document`).
+ */
+export function stepsOf(conversation: Conversation, { edits = false } = {}): Step[] {
+  const drafted = Object.hasOwn(conversation.options.initialState, 'document') ? 'document' : 'note'
+  return conversation.runs.flatMap((run, index): Step[] => {
+    const steps = throughEnd(run.events).map((event): Step => ({ kind: 'event', run: index, event }))
+    if (edits && steps.length >= 3) {
+      steps.splice(Math.floor(steps.length / 2), 0, { kind: 'edit', run: index, key: drafted, value: `mine-${index}` })
+      steps.splice(1, 0, { kind: 'edit', run: index, key: 'note', value: `note-${index}` })
+    }
+    return [{ kind: 'start', run: index }, ...steps]
+  })
+}
+
+/** One step: the user's move, an event streamed into the open request, or an edit. */
+export function performStep(store: AgentStore<Doc>, agent: SteppedAgent, conversation: Conversation, step: Step, outcomes: string[]): void {
+  if (step.kind === 'start') startRun(store, conversation, step.run, outcomes)
+  else if (step.kind === 'event') agent.push(step.event)
+  else store.setState((previous) => ({ ...previous, [step.key]: step.value }))
+}
 
 // Streamed through a request: those whose every run is one lifecycle (20 has no RUN_STARTED).
 export const streamable = conversations.filter((conversation) =>
