@@ -113,6 +113,35 @@ describe('persist: a synchronous storage', () => {
     expect(errors).toStrictEqual([])
   })
 
+  it('whenRestored() resolves at once for a synchronous storage and for a store without persist', async () => {
+    const { store } = persisted(new MapStorage())
+    const plain = createAgentStore<Doc>({ initialState, threadId: THREAD })
+    const order: string[] = []
+    await Promise.all([
+      store.whenRestored().then(() => order.push('sync')),
+      plain.whenRestored().then(() => order.push('none')),
+      sleep(0).then(() => order.push('timer')),
+    ])
+    expect(order.slice(0, 2).sort()).toStrictEqual(['none', 'sync'])
+  })
+
+  it('two stores on one storage under two keys keep two threads', async () => {
+    const storage = new MapStorage()
+    const a = createAgentStore<Doc>({ initialState, threadId: 'a', persist: { storage, key: 'thread-a', throttleMs: 0 } })
+    const b = createAgentStore<Doc>({ initialState, threadId: 'b', persist: { storage, key: 'thread-b', throttleMs: 0 } })
+    a.setState({ count: 1 })
+    b.setState({ count: 2 })
+    await until(() => storage.items.size === 2, 2_000, 'both writes')
+    const again = [
+      createAgentStore<Doc>({ initialState, threadId: 'a', persist: { storage, key: 'thread-a' } }),
+      createAgentStore<Doc>({ initialState, threadId: 'b', persist: { storage, key: 'thread-b' } }),
+    ]
+    expect(again.map((store) => [store.getState().threadId, store.getState().state])).toStrictEqual([
+      ['a', { count: 1 }],
+      ['b', { count: 2 }],
+    ])
+  })
+
   it('1,000 rapid setState calls: one write, after the burst, of the final value', async () => {
     const storage = new MapStorage()
     const { store, errors } = persisted(storage)

@@ -268,6 +268,38 @@ describe('a reload while a confirmation is open', () => {
   })
 })
 
+describe('a reload while a confirmation is open, after it expired', () => {
+  it('approve is refused (EXPIRED) and cancel sends the same body, with and without the reload', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(new Date('2030-01-01T10:00:00.000Z'))
+      const scenario = scenarios[1]!
+      const without = await waiting(scenario)
+      const withReload = await waiting(scenario)
+      expect(without.store.getState().confirmations[0]!.expiresAt).toBe('2030-01-01T11:00:00.000Z')
+      const saved = withReload.store.serialize()
+      // The page is reloaded two hours later.
+      vi.setSystemTime(new Date('2030-01-01T12:00:00.000Z'))
+      const after = reloaded(saved)
+      expect(after.store.getState()).toStrictEqual(without.store.getState())
+      idsFor(2)
+      const refused = [await settled(without.store.approve('int-1'))]
+      idsFor(2)
+      refused.push(await settled(after.store.approve('int-1')))
+      expect(refused).toStrictEqual(['refused EXPIRED', 'refused EXPIRED'])
+      expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
+      idsFor(3)
+      await without.store.cancel('int-1')
+      idsFor(3)
+      await after.store.cancel('int-1')
+      expect(after.agent.inputs).toStrictEqual(without.agent.inputs.slice(1))
+      expect(after.agent.inputs[0]!.resume).toStrictEqual([{ interruptId: 'int-1', status: 'cancelled' }])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
 describe('an interrupt already answered never comes back', () => {
   const interruptOf = (input: RunAgentInput) => [
     started(input),
