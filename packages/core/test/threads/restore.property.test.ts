@@ -23,6 +23,7 @@ import {
   stepsOf,
   streamable,
   strictlyEqual,
+  throughEnd,
   throughJson,
 } from './support-threads'
 
@@ -153,6 +154,34 @@ describe('restore: a reload at any step of a recorded conversation, streamed thr
       expect(midRequest).toBe(steps.length - conversation.runs.length)
     })
   }
+})
+
+describe('restore: an interrupt answered in a recorded conversation is never reopened', () => {
+  let answeredInAll = 0
+  for (const conversation of streamable) {
+    it(`${conversation.name}: each run replayed after a reload opens no answered interrupt, as without the reload`, () => {
+      const reference = driver(conversation)
+      for (const [index, step] of stepsOf(conversation).entries()) perform(reference, conversation, step, index)
+      const answered = reference.agent.inputs.flatMap((input) =>
+        ((input as { resume?: { interruptId: string }[] }).resume ?? []).map((entry) => entry.interruptId),
+      )
+      answeredInAll += answered.length
+      const after = reload(reference.store, conversation, new SteppedAgent())
+      // The thread replayed from its start (a server replaying it on connect, a duplicated stream).
+      for (const run of conversation.runs) {
+        const replay = throughEnd(run.events)
+        reference.store.apply(replay)
+        after.apply(replay)
+        const open = after.getState().confirmations.map((confirmation) => confirmation.id)
+        expect(open.filter((id) => answered.includes(id))).toStrictEqual([])
+        same({ what: 'replayed' }, after.getState(), reference.store.getState())
+      }
+    })
+  }
+
+  it('had answered interrupts to replay (the interrupt scenarios of every server)', () => {
+    expect(answeredInAll).toBeGreaterThanOrEqual(15)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

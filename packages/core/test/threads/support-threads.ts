@@ -80,7 +80,7 @@ export type Step =
 const isEnd = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR'
 
 // A request hands on nothing after its run's end (LangGraph goes on sending after RUN_ERROR).
-const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
+export const throughEnd = (events: readonly BaseEvent[]) => events.slice(0, events.findIndex(isEnd) + 1)
 
 /**
  * The steps of a conversation. With `edits`, the user edits the state twice in each run while it
