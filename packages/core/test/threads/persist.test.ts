@@ -412,6 +412,14 @@ describe('persist: a storage that fails', () => {
     })
   }
 
+  it('an async storage that answers undefined (idb-keyval and others) means no thread: blank, nothing reported', async () => {
+    const storage: Storage = { getItem: async () => undefined, setItem: async () => undefined, removeItem: async () => undefined }
+    const { store, errors } = persisted(storage)
+    await store.whenRestored()
+    expect(errors).toStrictEqual([])
+    expect(store.getState()).toMatchObject({ state: initialState, error: undefined, messages: [] })
+  })
+
   it('a stored thread of another version is refused: RESTORE unknown-version', async () => {
     const storage = new MapStorage()
     storage.items.set(KEY, JSON.stringify({ version: 2, threadId: THREAD, savedAt: 0, model: {} }))
