@@ -16,14 +16,51 @@ export function snapshotModel(store: object): unknown {
 
 /** A store that continues from a model taken by `snapshotModel`. */
 export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): AgentStore<S> {
-  return createAgentStore(options, decode(model) as Model<S>)
+  return createAgentStore(options, decodeModel<S>(model))
 }
 
 /** A model as a plain JSON value (`undefined` and errors tagged). */
 export const encodeModel = (model: Model<unknown>): unknown => encode(model)
 
-/** The model `encodeModel` wrote; the value is trusted: check it before if it came from outside. */
-export const decodeModel = <S>(value: unknown): Model<S> => decode(value) as Model<S>
+/**
+ * The model `encodeModel` wrote; the value is trusted: check it before if it came from outside.
+ * Equal parts become one object again, as they were in the store: its edits and drafts tell
+ * "unchanged" by identity, and JSON had turned every shared part into separate copies.
+ */
+export const decodeModel = <S>(value: unknown): Model<S> => share(decode(value), { parts: new Map(), ids: new WeakMap(), errors: 0 }) as Model<S>
+
+interface Sharing {
+  /** Each part once, by the ids of its children. */
+  readonly parts: Map<string, object>
+  readonly ids: WeakMap<object, number>
+  errors: number
+}
+
+/** Bottom-up: a part is keyed by its children's ids, so each part is visited once. */
+function share(value: unknown, sharing: Sharing): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  const { parts, ids } = sharing
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== Array.prototype) {
+    // An error: kept as it is, under an id of its own.
+    if (!ids.has(value)) ids.set(value, -++sharing.errors)
+    return value
+  }
+  const entries = Object.entries(value).map(([key, item]) => [key, share(item, sharing)] as const)
+  const key = `${Array.isArray(value) ? 'a' : 'o'}${JSON.stringify(entries.map(([k, item]) => [k, typeof item === 'object' && item !== null ? ids.get(item) : item === undefined ? 'u' : item]))}`
+  const found = parts.get(key)
+  if (found) return found
+  let built: object
+  if (Array.isArray(value)) built = entries.map(([, item]) => item)
+  else {
+    const record: Record<string, unknown> = {}
+    for (const [k, item] of entries) Object.defineProperty(record, k, { value: item, enumerable: true, writable: true, configurable: true })
+    built = record
+  }
+  parts.set(key, built)
+  ids.set(built, parts.size)
+  return built
+}
 
 function encode(value: unknown): unknown {
   if (value === undefined) return { [UNDEFINED]: true }

@@ -32,6 +32,8 @@ export interface RunContext {
   readonly mappings: readonly PredictionMapping[]
   /** Tool calls that existed before the run: a confirmation tool call among them is not this run's. */
   readonly toolCallsBefore: readonly string[]
+  /** Messages that existed before the run: one the run made for a call it never finished goes with the call. */
+  readonly messagesBefore: readonly string[]
   /** Values of LangGraph's CUSTOM on_interrupt events in this run. */
   readonly onInterrupts: readonly unknown[]
   /** Keys the user edited during this run: the user wins, so they are no longer drafted. */

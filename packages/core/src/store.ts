@@ -145,7 +145,6 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (input.type === 'setState' && typeof input.update === 'function')
       input = { type: 'setState', update: resolveUpdate(input.update as (previous: TState) => TState, model.snapshot.state) }
     const before = model
-    touched = true
     let result: ReturnType<typeof transition<TState>>
     try {
       result = transition(model, input, replaying ? { ...config, hasAgent: true } : config)
@@ -158,6 +157,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (command && result.requestId !== undefined) waiting.set(result.requestId, [...(waiting.get(result.requestId) ?? []), command.resolve])
     else command?.resolve()
     publish(result.model)
+    // A command that changed nothing (abort() when idle, React StrictMode's cleanup) leaves the store untouched.
+    if (result.model !== before) touched = true
     if (persister && result.model !== before) persister.changed(isUrgent(before, result.model))
     for (const observer of observers) observer(input, before, result.model)
     for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)

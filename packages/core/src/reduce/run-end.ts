@@ -1,4 +1,4 @@
-import type { RunFinishedEvent } from '@ag-ui/core'
+import type { Message, RunFinishedEvent, ToolCall } from '@ag-ui/core'
 import { mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
@@ -36,7 +36,7 @@ export function endOfRun<S>(
     const error = ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error
     // Open steps close, and subagents still running end as failed with their run.
     const ended = endRunWork(snapshot, { message: error?.message ?? 'The run was stopped', ...(error?.code ? { code: error.code } : {}) })
-    snapshot = { ...ended, status: ending.status, error }
+    snapshot = { ...ended, status: ending.status, error, messages: withoutCutCalls(ended.messages, Object.keys(run.streaming), run.messagesBefore) }
   }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
   if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
@@ -68,6 +68,39 @@ export function endOfRun<S>(
     effects,
     config,
   )
+}
+
+/**
+ * Tool calls cut off in the middle of their arguments were never made: sent back, their half JSON
+ * and missing result make the next run fail (the CopilotKit runtime refuses it). They go, and so
+ * does an assistant message this run made for them alone. A call whose arguments are whole, or
+ * that has a result, stays.
+ */
+function withoutCutCalls(messages: readonly Message[], streaming: readonly string[], before: readonly string[]): readonly Message[] {
+  if (streaming.length === 0) return messages
+  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])))
+  const isCut = (call: ToolCall) => streaming.includes(call.id) && !answered.has(call.id) && !isWholeJson(call.function.arguments)
+  const kept: Message[] = []
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !message.toolCalls?.some(isCut)) {
+      kept.push(message)
+      continue
+    }
+    const { toolCalls, ...rest } = message
+    const calls = toolCalls.filter((call) => !isCut(call))
+    if (calls.length > 0) kept.push({ ...rest, toolCalls: calls })
+    else if (rest.content !== undefined || before.includes(message.id)) kept.push(rest)
+  }
+  return kept
+}
+
+function isWholeJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**

@@ -38,6 +38,7 @@ export function newRun<S>(model: Model<S>, runId: string | undefined, requestId:
     base: model.snapshot.committed,
     mappings: config.predict,
     toolCallsBefore,
+    messagesBefore: model.snapshot.messages.map((message) => message.id),
     onInterrupts: [],
     userKeys: [],
     streaming: {},

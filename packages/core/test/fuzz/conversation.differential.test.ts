@@ -1,6 +1,9 @@
 // The store's conversation against @ag-ui/client 1.0's own reducer (defaultApplyEvents, through
 // runAgent) on the same random streams: after every run the messages deep-equal, and what the next
 // run sends (messagesForServer) equals what @ag-ui/client would send. FUZZ_RUNS scales it up.
+// One difference on purpose: a tool call cut off by RUN_ERROR in the middle of its arguments is
+// dropped by the store (its half JSON and missing result would make the next run fail), where
+// @ag-ui/client keeps it; @ag-ui/client is given the streams without those calls' events.
 import { AbstractAgent } from '@ag-ui/client'
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
 import fc from 'fast-check'
@@ -44,6 +47,51 @@ afterAll(() => {
   console.warn = warn
 })
 
+const TOOL_CALL_EVENTS: string[] = [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_CHUNK]
+
+/**
+ * A run that ends with RUN_ERROR, without the events of its tool calls that never ended, have no
+ * result and whose arguments are not whole JSON; undefined when another event names the message such a call made.
+ */
+function withoutCutCalls(events: BaseEvent[]): BaseEvent[] | undefined {
+  if (events.at(-1)?.type !== EventType.RUN_ERROR) return events
+  const argumentsOf = new Map<string, string>()
+  const ended = new Set<string>()
+  for (const event of events as (BaseEvent & { toolCallId?: string; delta?: string })[]) {
+    if (!(TOOL_CALL_EVENTS.includes(event.type) || event.type === EventType.TOOL_CALL_RESULT) || event.toolCallId === undefined) continue
+    if (event.type === EventType.TOOL_CALL_END || event.type === EventType.TOOL_CALL_RESULT) ended.add(event.toolCallId)
+    if (event.type !== EventType.TOOL_CALL_END && event.type !== EventType.TOOL_CALL_RESULT)
+      argumentsOf.set(event.toolCallId, (argumentsOf.get(event.toolCallId) ?? '') + (event.delta ?? ''))
+  }
+  const cut = new Set([...argumentsOf].filter(([id, text]) => !ended.has(id) && !isWholeJson(text)).map(([id]) => id))
+  const madeBy = new Set<string>(cut)
+  for (const event of events as (BaseEvent & { toolCallId?: string; parentMessageId?: string })[]) {
+    if (event.type === EventType.TOOL_CALL_START && cut.has(event.toolCallId!) && event.parentMessageId) madeBy.add(event.parentMessageId)
+  }
+  const names = (event: { messageId?: string; parentMessageId?: string; toolCallId?: string }) =>
+    (event.messageId !== undefined && madeBy.has(event.messageId)) ||
+    (event.parentMessageId !== undefined && madeBy.has(event.parentMessageId) && !cut.has(event.toolCallId!))
+  if ((events as { messageId?: string }[]).some(names)) return undefined
+  // A MESSAGES_SNAPSHOT merged after a cut call began places messages by what was there before it.
+  const unended = [...argumentsOf.keys()].some((id) => !ended.has(id))
+  if (unended && events.some((event) => event.type === EventType.MESSAGES_SNAPSHOT)) return undefined
+  // Replaced by a CUSTOM event of the same owner, not removed: it closes the same chunk lanes in @ag-ui/client's pipeline.
+  return events.map((event) => {
+    const { toolCallId, subagentRunId } = event as { toolCallId?: string; subagentRunId?: string }
+    if (!TOOL_CALL_EVENTS.includes(event.type) || !cut.has(toolCallId!)) return event
+    return { type: EventType.CUSTOM, name: 'cut', value: null, ...(subagentRunId === undefined ? {} : { subagentRunId }) } as BaseEvent
+  })
+}
+
+function isWholeJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 describe('the conversation against @ag-ui/client 1.0 (differential)', () => {
   it(
     `has the same messages after every run, and sends the same ones, over ${NUM_RUNS} random streams`,
@@ -53,7 +101,11 @@ describe('the conversation against @ag-ui/client 1.0 (differential)', () => {
       const seen = new Map<string, number>()
       await fc.assert(
         fc.asyncProperty(conversationArbitrary, async (runs) => {
-          const agent = new ReplayAgent(runs)
+          const given = runs.map(withoutCutCalls)
+          // A message reusing the id of the one a cut call made, or a MESSAGES_SNAPSHOT after a cut call began: the
+          // store drops the call from the messages as they are, @ag-ui/client never had it. Not modelled: left out.
+          fc.pre(given.every((run) => run !== undefined))
+          const agent = new ReplayAgent(given as BaseEvent[][])
           const store = createAgentStore({ initialState: {} })
           for (const events of runs) {
             await agent.runAgent()
