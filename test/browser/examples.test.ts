@@ -35,6 +35,9 @@ const lastMessage = (input: RunAgentInput): Message => input.messages[input.mess
 async function open(path: string) {
   const { page, errors } = await browser.newPage()
   await page.goto(`${server.url}${path}`)
+  // The apps keep their thread in localStorage, shared by every page of this browser: each test starts a new one.
+  await page.evaluate(() => localStorage.clear())
+  await page.reload()
   await page.getByRole('textbox', { name: 'Message' }).waitFor()
   return { page, errors }
 }
@@ -447,6 +450,8 @@ describe('a phone at 390 px', () => {
         const { page, errors } = await browser.newPage()
         await page.setViewportSize({ width: 390, height: 844 })
         await page.goto(`${server.url}${path}`)
+        await page.evaluate(() => localStorage.clear())
+        await page.reload()
         await page.getByRole('heading', { level: 1 }).waitFor()
         await fill(page)
         expect(await overflow(page)).toEqual({ scrollWidth: 390, width: 390, outside: [] })

@@ -61,6 +61,9 @@ export function createWriter(options: PersistOptions, text: () => string, report
   let dirty = false
   /** An urgent change arrived while a write was in flight: the next write goes at once. */
   let urgentPending = false
+  /** The last write failed: flush() tries again; nothing retries by itself against a full quota. */
+  let unsaved = false
+  let soon = false
   let started = false
   let stopped = false
 
@@ -74,7 +77,13 @@ export function createWriter(options: PersistOptions, text: () => string, report
     if (urgent) {
       clearTimeout(timer)
       timer = undefined
-      void write()
+      // At the end of this task: a burst of commands (1,000 setState calls in a loop) is one write.
+      if (soon) return
+      soon = true
+      queueMicrotask(() => {
+        soon = false
+        void write()
+      })
     } else timer ??= setTimeout(write, throttleMs)
   }
 
@@ -95,7 +104,9 @@ export function createWriter(options: PersistOptions, text: () => string, report
   async function save() {
     try {
       await options.storage.setItem(key, text())
+      unsaved = false
     } catch (error) {
+      unsaved = true
       report(new AgentStoreError('PERSIST', `The thread could not be saved: ${error instanceof Error ? error.message : String(error)}`, { cause: error }))
     }
   }
@@ -109,6 +120,7 @@ export function createWriter(options: PersistOptions, text: () => string, report
     },
     async flush() {
       await writing
+      if (unsaved) dirty = true
       await write()
     },
     stop() {

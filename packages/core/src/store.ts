@@ -159,7 +159,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     publish(result.model)
     // A command that changed nothing (abort() when idle, React StrictMode's cleanup) leaves the store untouched.
     if (result.model !== before) touched = true
-    if (persister && result.model !== before) persister.changed(isUrgent(before, result.model))
+    // The user's own commands are written at once: an edit made just before a reload is not lost.
+    if (persister && result.model !== before) persister.changed(input.type !== 'event' || isUrgent(before, result.model))
     for (const observer of observers) observer(input, before, result.model)
     for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
     if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)

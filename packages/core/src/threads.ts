@@ -28,7 +28,7 @@ export type ThreadsSnapshot<S> = AgentSnapshot<S> & {
 export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agent' | 'threadId' | 'restore' | 'persist'> {
   /** A fresh agent per thread. Without one, threads take events through `apply()` only. */
   createAgent?: (threadId: string) => AbstractAgent
-  /** Each thread is saved under `${key}:${threadId}`, the list under `${key}:threads`. */
+  /** Each thread is saved under `${key}:${threadId}`, the list and the thread shown under `${key}:threads`. */
   persist?: PersistOptions
   /** Live stores kept in memory (default 10): the least recently used idle ones are saved and dropped. */
   maxThreads?: number
@@ -64,7 +64,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   let activeThreadId: string | undefined
   let listeners: readonly ((snapshot: ThreadsSnapshot<S>, previous: ThreadsSnapshot<S>) => void)[] = []
   const report = (error: AgentStoreError) => shared.onError?.(error)
-  const index = persist ? createWriter({ ...persist, key: `${prefix}:threads` }, () => JSON.stringify(summaries), report) : undefined
+  const index = persist
+    ? createWriter({ ...persist, key: `${prefix}:threads` }, () => JSON.stringify({ threads: summaries, activeThreadId }), report)
+    : undefined
   const first: ThreadsSnapshot<S> = { ...blank, threads: summaries, activeThreadId }
   let snapshot = first
   const restoring = readIndex()
@@ -89,11 +91,18 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     }
   }
 
+  /** The saved list, and the thread that was shown, opened again unless the app has opened one already. */
   function takeIndex(saved: unknown) {
-    if (!Array.isArray(saved)) return
+    const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
+    if (!Array.isArray(threads)) return
     const known = new Set(summaries.map((s) => s.id))
-    const found = saved.filter((s): s is ThreadSummary => typeof s?.id === 'string' && !known.has(s.id))
+    const found = threads.filter((s): s is ThreadSummary => typeof s?.id === 'string' && !known.has(s.id))
     if (found.length > 0) setSummaries([...summaries, ...found])
+    if (activeThreadId === undefined && typeof shown === 'string' && found.some((s) => s.id === shown)) {
+      activeThreadId = shown
+      attach(shown)
+      publish()
+    }
   }
 
   function publish() {
@@ -194,6 +203,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     open(threadId = createId()) {
       activeThreadId = threadId
       const store = attach(threadId)
+      index?.changed(true)
       publish()
       return store
     },

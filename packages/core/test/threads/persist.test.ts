@@ -159,7 +159,9 @@ describe('persist: a synchronous storage', () => {
     const storage = new MapStorage()
     const { store } = persisted(storage)
     store.apply([runStarted(), textStart()])
-    // The run's start is written at once: a reload must know a run was going on.
+    // The run's start is written at once (at the end of this task): a reload must know a run was going on.
+    expect(storage.writes).toHaveLength(0)
+    await Promise.resolve()
     expect(storage.writes).toHaveLength(1)
     for (let i = 0; i < 1_000; i++) store.apply(token('x'))
     await until(() => holdsLatest(storage.items.get(KEY), store), 2_000, 'the final value')

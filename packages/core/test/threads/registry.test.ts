@@ -149,7 +149,7 @@ describe('createAgentThreads', () => {
     expect(a.getState().messages).toHaveLength(2)
   })
 
-  it('a reload finds every thread in the list, and each opens with its conversation', async () => {
+  it('a reload finds every thread in the list and the one shown, and each opens with its conversation', async () => {
     const { storage } = memoryStorage()
     const before = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(3, 0), persist: { storage } })
     await before.open('x').run({ message: 'first thread' })
@@ -161,7 +161,14 @@ describe('createAgentThreads', () => {
       ['y', 'second thread', 'idle'],
       ['x', 'first thread', 'idle'],
     ])
-    expect(after.getState().activeThreadId).toBeUndefined()
+    // The thread shown before the reload is shown again.
+    expect(after.getState().activeThreadId).toBe('y')
+    expect(after.getState().messages.map((m) => m.content)).toEqual(
+      before
+        .store('y')!
+        .getState()
+        .messages.map((m) => m.content),
+    )
     const x = after.open('x')
     expect(x.getState().messages.map((m) => m.content)).toEqual(
       before
@@ -192,7 +199,7 @@ describe('createAgentThreads', () => {
     expect(threads.getState().activeThreadId).toBeUndefined()
     await threads.flush()
     expect(items.has('agent-state:a')).toBe(false)
-    expect(JSON.parse(items.get('agent-state:threads')!)).toEqual([])
+    expect(JSON.parse(items.get('agent-state:threads')!)).toEqual({ threads: [] })
     expect(threads.store('a')).toBeUndefined()
     expect(errors).toEqual([])
   })
