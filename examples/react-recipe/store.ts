@@ -36,19 +36,13 @@ export const threads = createAgentThreads<RecipeState>({
   },
 })
 
-// The registry saves the threads, not which one was on screen: the page remembers that itself.
-const shownKey = `${key}.shown`
-
-/** Shows a thread (a new one when no id is given) and remembers it for the next visit. */
+/** Shows a thread (a new one when no id is given). */
 export function showThread(threadId?: string): void {
   threads.open(threadId)
-  const shown = threads.getState().activeThreadId
-  if (shown) localStorage.setItem(shownKey, shown)
 }
 
-const saved = threads.getState().threads
-const remembered = localStorage.getItem(shownKey)
-showThread(saved.find((thread) => thread.id === remembered)?.id ?? saved[0]?.id)
+// The registry shows again the thread that was on screen before a reload; a first visit starts one.
+if (threads.getState().activeThreadId === undefined) showThread(threads.getState().threads[0]?.id)
 
 /** The thread on screen: commands go to its store. */
 export function shownStore(): AgentStore<RecipeState> {
@@ -73,3 +67,6 @@ export async function deleteShownThread(): Promise<void> {
 export function editRecipe(change: (recipe: Recipe) => Recipe) {
   shownStore().setState((state) => ({ ...state, recipe: change(state.recipe) }))
 }
+
+// The devtools panel, in development only: a production build has none of it.
+if (import.meta.env.DEV) import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(threads))

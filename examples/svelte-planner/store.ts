@@ -25,3 +25,6 @@ export const statusLabels: Record<string, string> = {
   executing: 'Running…',
   completed: 'Done',
 }
+
+// The devtools panel, in development only: a production build has none of it.
+if (import.meta.env.DEV) import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(store))

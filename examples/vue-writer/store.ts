@@ -12,3 +12,6 @@ export const store = createAgentStore<WriterState>({
   persist: { storage: localStorage, key: 'vue-writer' },
   initialState: { document: '' },
 })
+
+// The devtools panel, in development only: a production build has none of it.
+if (import.meta.env.DEV) import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(store))
