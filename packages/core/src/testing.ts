@@ -1,6 +1,7 @@
 import { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
+import { decodeModel } from './model-io'
 
 export type ScriptedRun = readonly BaseEvent[] | ((input: RunAgentInput) => readonly BaseEvent[])
 
@@ -20,6 +21,24 @@ export class ScriptedAgent extends AbstractAgent {
   readonly inputs: RunAgentInput[] = []
   private readonly runs: readonly ScriptedRun[]
   private readonly delay: number
+
+  /**
+   * The server's side of a devtools recording (`recorder.exportRecording()`): one run per request
+   * it recorded, with the events that request received, so a user's bug report replays as a test.
+   */
+  static fromRecording(text: string, options: Omit<ScriptedAgentOptions, 'runs'> = {}): ScriptedAgent {
+    const [first = '', ...lines] = text.split('\n').filter((line) => line.trim() !== '')
+    const header = JSON.parse(first) as { format?: unknown; threadId?: string }
+    if (header.format !== 'agent-state-recording')
+      throw new SyntaxError('Not an agent-state recording: its first line has no "format": "agent-state-recording"')
+    const runs = new Map<string, BaseEvent[]>()
+    for (const line of lines) {
+      const input = decodeModel<unknown>((JSON.parse(line) as { input: unknown }).input) as unknown as { type: string; event?: BaseEvent; requestId?: string }
+      if (input.type !== 'event' || input.requestId === undefined) continue
+      runs.set(input.requestId, [...(runs.get(input.requestId) ?? []), input.event!])
+    }
+    return new ScriptedAgent({ ...(header.threadId === undefined ? {} : { threadId: header.threadId }), ...options, runs: [...runs.values()] })
+  }
 
   constructor({ runs, threadId, delay = 0 }: ScriptedAgentOptions) {
     super(threadId === undefined ? {} : { threadId })
