@@ -318,3 +318,39 @@ describe('which drafts a confirmation governs', () => {
     expect(input.messages.filter((m) => m.role === 'tool')).toStrictEqual([])
   })
 })
+
+describe('on_interrupt values and calls in the conversation', () => {
+  it('a null value names no call, and a value that is not a string is kept as it is', async () => {
+    const { store } = await interrupted((runId) => [ev.custom('on_interrupt', null), ev.custom('on_interrupt', ['7']), ev.runFinished(runId)])
+    expect(store.getState().confirmations.map((c) => [c.value, 'toolCallId' in c])).toStrictEqual([
+      [null, false],
+      [['7'], false],
+    ])
+  })
+
+  it('the call is found among several calls of a message, after text and after results of other calls', async () => {
+    const { store, agent } = await interrupted((runId) => [
+      ev.textStart('m0'),
+      ev.text('m0', 'thinking'),
+      ev.textEnd('m0'),
+      ...call('x1', 'lookup', '{}', 'm1'),
+      ev.toolResult('r1', 'x1', 'found'),
+      ...call('x2', 'lookup', '{}', 'm2'),
+      ...write('w1'),
+      ev.toolResult('r2', 'x2', 'found'),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
+    ])
+    const input = await sent(store, agent, (s) => s.approve('i1'))
+    expect(input.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content])).toStrictEqual([
+      ['x1', 'found'],
+      ['x2', 'found'],
+      ['w1', '{"accepted":true}'],
+    ])
+  })
+
+  it('a call the conversation does not hold gets no tool message, whatever else it holds', async () => {
+    const { store, agent } = await interrupted((runId) => [...write('w1'), interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'nowhere' }])])
+    const input = await sent(store, agent, (s) => s.approve('i1'))
+    expect(input.messages.filter((m) => m.role === 'tool')).toStrictEqual([])
+  })
+})

@@ -220,3 +220,111 @@ describe('committed keeps its identity across server events that change none of 
     expect(store.getState().committed).toStrictEqual({ doc: 'old' })
   })
 })
+
+describe('PredictState entries, more', () => {
+  it('a value that is not an array is no error', () => {
+    const errors: unknown[] = []
+    const store = createAgentStore<S>({ initialState: { doc: 'old' }, onError: (e) => errors.push(e) })
+    store.apply([ev.runStarted(), ev.custom('PredictState', { state_key: 'doc', tool: 'write' })])
+    expect(errors).toStrictEqual([])
+    expect(store.getState().error).toBeUndefined()
+  })
+
+  it('an entry whose tool is not a string maps nothing, not even for server changes', () => {
+    const store = started({ doc: 'old' }, { state_key: 'doc', tool: 7 })
+    store.apply(ev.delta({ op: 'replace', path: '/doc', value: 'srv' }))
+    expect(store.getState().predictions).toStrictEqual([])
+    expect(store.getState().committed).toBe(store.getState().state)
+  })
+})
+
+describe('drafts over a state that is not an object', () => {
+  it('leave the state as it is', () => {
+    const store = createAgentStore<unknown>({ initialState: [1, 2] })
+    store.apply([ev.runStarted(), predictEntries(mapping('doc', 'write', 'doc')), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new"}')])
+    expect(store.getState().state).toStrictEqual([1, 2])
+    expect(store.getState().committed).toStrictEqual([1, 2])
+  })
+})
+
+describe('identities kept while drafts stream', () => {
+  it('an argument nobody maps changes no state object', () => {
+    const store = started({ doc: 'old' }, mapping('doc', 'write', 'doc'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"a"')])
+    const before = store.getState().state
+    store.apply(ev.toolArgs('c1', ',"other":"z"'))
+    expect(store.getState().state).toBe(before)
+  })
+
+  it('a rejected draft of a new key gives back the very state from before the run', () => {
+    const store = createAgentStore<S>({ initialState: { title: 'T' } })
+    const before = store.getState().state
+    store.apply([
+      ev.runStarted('r1'),
+      predictEntries(mapping('doc', 'write', 'doc')),
+      ev.toolStart('w1', 'write'),
+      ev.toolArgs('w1', '{"doc":"new"}'),
+      ev.toolEnd('w1'),
+      ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }] }),
+    ])
+    void store.reject('i1')
+    expect(store.getState().state).toBe(before)
+  })
+
+  it('without drafts, committed is the state itself after every server event', () => {
+    const store = started({ doc: 'old' })
+    store.apply(ev.snapshot({ doc: 'old' }))
+    expect(store.getState().committed).toBe(store.getState().state)
+    store.apply(ev.runFinished())
+    const after = store.getState()
+    store.apply(ev.snapshot({ doc: 'old' }))
+    expect(store.getState().committed).toBe(store.getState().state)
+    expect(store.getState().predictions).toBe(after.predictions)
+  })
+
+  it('predictions keep their identity across server events that change none of them', () => {
+    const store = started({ a: '', b: '', n: 0 }, mapping('a', 'write', 'a'), mapping('b', 'write', 'b'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"a":"x","b":"y')])
+    const two = store.getState().predictions
+    store.apply(ev.delta({ op: 'replace', path: '/n', value: 1 }))
+    expect(store.getState().predictions).toBe(two)
+    const removed = started({ doc: 'old', n: 0 }, mapping('doc', 'write', 'doc'))
+    removed.apply(ev.delta({ op: 'remove', path: '/doc' }))
+    const one = removed.getState().predictions
+    removed.apply(ev.delta({ op: 'replace', path: '/n', value: 1 }))
+    expect(removed.getState().predictions).toBe(one)
+  })
+})
+
+describe('predictions follow their drafts', () => {
+  it('a second draft that appears later gets its own prediction', () => {
+    const store = started({ a: '', b: '' }, mapping('a', 'write', 'a'), mapping('b', 'write', 'b'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"a":"x",')])
+    expect(store.getState().predictions.map((p) => p.stateKey)).toStrictEqual(['a'])
+    store.apply(ev.toolArgs('c1', '"b":"y'))
+    expect(store.getState().predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([
+      ['a', 'x'],
+      ['b', 'y'],
+    ])
+  })
+
+  it('when the first of two equal drafts is taken over by the user, the other one is left', () => {
+    const store = started({ a: '', b: '' }, mapping('a', 'write', 'a'), mapping('b', 'write', 'b'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"a":"x","b":"x')])
+    store.setState((s) => ({ ...s, a: 'mine' }))
+    expect(store.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'b', value: 'x', complete: false }])
+  })
+
+  it('when the second of two drafts is taken over, the first one is left', () => {
+    const store = started({ a: '', b: '' }, mapping('a', 'write', 'a'), mapping('b', 'write', 'b'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"a":"x","b":"y')])
+    store.setState((s) => ({ ...s, b: 'mine' }))
+    expect(store.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'a', value: 'x', complete: false }])
+  })
+
+  it('a second call writing the same value names itself', () => {
+    const store = started({ doc: '' }, mapping('doc', 'write', 'doc'))
+    store.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"x'), ev.toolStart('c2', 'write'), ev.toolArgs('c2', '{"doc":"x')])
+    expect(store.getState().predictions).toStrictEqual([{ toolCallId: 'c2', tool: 'write', stateKey: 'doc', value: 'x', complete: false }])
+  })
+})

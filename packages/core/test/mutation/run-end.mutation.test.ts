@@ -240,3 +240,34 @@ describe('a finished run', () => {
     expect(after.status).toBe('idle')
   })
 })
+
+describe('after a run', () => {
+  it("the user's edit made during it is folded into the state: a later server change stands", () => {
+    const store = createAgentStore<S>({ initialState: { a: 0, b: 0 } })
+    store.apply(ev.runStarted('r1'))
+    store.setState((s) => ({ ...s, b: 5 }))
+    store.apply(ev.runFinished('r1'))
+    expect(store.getState().state).toStrictEqual({ a: 0, b: 5 })
+    store.apply(ev.delta({ op: 'replace', path: '/b', value: 7 }))
+    expect(store.getState().state).toStrictEqual({ a: 0, b: 7 })
+  })
+
+  it('an answered interrupt id does not hide a confirmation tool call that has the same id', async () => {
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'x1', reason: 'input_required' }])],
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.toolStart('x1', 'confirm_changes', 'm9'),
+          ev.toolArgs('x1', '{}'),
+          ev.toolEnd('x1'),
+          ev.runFinished(input.runId),
+        ],
+      ],
+    })
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    await store.run()
+    await store.respond('x1', { ok: true })
+    expect(store.getState().confirmations.map((c) => [c.id, c.source])).toStrictEqual([['x1', 'tool']])
+  })
+})
