@@ -1,4 +1,4 @@
-import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
+import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { isPlainObject } from './json-value'
 import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
@@ -144,7 +144,7 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
   const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
   switch (event.type) {
     case EventType.RUN_STARTED:
-      return startedRun(model, snapshot, event.runId, config)
+      return startedRun(model, snapshot, event, config)
     case EventType.STATE_SNAPSHOT:
       return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, config.rules, 'STATE_SNAPSHOT'), effects, config, true)
     case EventType.STATE_DELTA:
@@ -186,16 +186,16 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
   }
 }
 
-function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, runId: string, config: MachineConfig<S>): Model<S> {
+function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunStartedEvent, config: MachineConfig<S>): Model<S> {
+  const { runId } = event
   const run = model.run
   if (run && (run.runId === undefined || run.runId === runId)) return { ...model, snapshot, run: { ...run, runId } }
-  // A new run through apply() while an earlier one never ended: that one is settled as truncated.
-  const settled = run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
-  return {
-    ...settled,
-    snapshot: { ...snapshot, committed: settled.snapshot.committed, state: settled.snapshot.state, predictions: settled.snapshot.predictions },
-    run: newRun(settled, runId, undefined, config),
-  }
+  if (!run) return { ...model, snapshot, run: newRun(model, runId, undefined, config) }
+  // A new run through apply() while an earlier one never ended: that one is settled as truncated
+  // (its drafts, subagents and cut calls), and the new one starts from what that leaves.
+  const settled = endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
+  const started = reduceEvent(settled.snapshot, event, config.rules.limits)
+  return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
 }
 
 function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, value: unknown, effects: Effect[], config: MachineConfig<S>): Model<S> {

@@ -30,7 +30,7 @@ export function endOfRun<S>(
 ): { model: Model<S>; effects: Report[] } {
   const effects: Report[] = []
   // A recording fed to apply() may end a run it never started: its interrupts still count.
-  const run = model.run ?? (finished ? newRun(model, undefined, undefined, config) : undefined)
+  const run = model.run ?? (finished ? newRun(model, finished.runId, undefined, config) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
   // Stryker disable next-line ConditionalExpression,StringLiteral: for a finished run RUN_FINISHED's reducer already closed the steps and subagents, and status and error are set below
   if (ending.kind !== 'finished') {
@@ -38,7 +38,9 @@ export function endOfRun<S>(
     const error = ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error
     // Open steps close, and subagents still running end as failed with their run.
     const ended = endRunWork(snapshot, { message: error?.message ?? 'The run was stopped', ...(error?.code ? { code: error.code } : {}) })
-    snapshot = { ...ended, status: ending.status, error, messages: withoutCutCalls(ended.messages, Object.keys(run.streaming), run.messagesBefore) }
+    // A failed run's cut calls go; a run the server cancelled keeps what the server sent.
+    const cut = ending.kind === 'failed' ? Object.keys(run.streaming) : []
+    snapshot = { ...ended, status: ending.status, error, messages: withoutCutCalls(ended.messages, cut, run.messagesBefore) }
   }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
   if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
