@@ -65,3 +65,6 @@ export class AgentStoreError extends Error implements AgentStoreErrorDetails {
 }
 
 export const isAgentStoreError = (value: unknown): value is AgentStoreError => value instanceof AgentStoreError
+
+/** What was thrown, as a short message: an Error's message, anything else as a string. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -1,4 +1,4 @@
-import { AgentStoreError } from './errors'
+import { AgentStoreError, messageOf } from './errors'
 import type { Model } from './model'
 import { serializeThread } from './thread'
 
@@ -107,7 +107,7 @@ export function createWriter(options: PersistOptions, text: () => string, report
       unsaved = false
     } catch (error) {
       unsaved = true
-      report(new AgentStoreError('PERSIST', `The thread could not be saved: ${error instanceof Error ? error.message : String(error)}`, { cause: error }))
+      report(new AgentStoreError('PERSIST', `The thread could not be saved: ${messageOf(error)}`, { cause: error }))
     }
   }
 

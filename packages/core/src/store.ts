@@ -1,5 +1,5 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
-import { AgentStoreError } from './errors'
+import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
 import { dropRequest, type Effect, type Input, type MachineConfig, transition } from './machine'
 import { initialModel, type Model } from './model'
@@ -396,5 +396,3 @@ function resolveUpdate<S>(update: (previous: S) => S, previous: S): S | (() => S
     }
   }
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -1,5 +1,6 @@
 import { MessageSchema } from '@ag-ui/core/schemas'
-import { AgentStoreError } from './errors'
+import { AgentStoreError, messageOf } from './errors'
+import { isPlainObject } from './json-value'
 import type { Model } from './model'
 import { decodeModel, encodeModel } from './model-io'
 import { acceptState, checkState, type StateRules } from './reduce/state'
@@ -29,7 +30,7 @@ export function serializeThread(model: Model<unknown>, now: number): SerializedT
 
 /** The model of a saved thread; throws RESTORE (with `reason`) for an unknown version or a damaged value. */
 export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
-  if (!isRecord(saved)) throw refused('not-a-thread', 'The saved thread is not an object')
+  if (!isPlainObject(saved)) throw refused('not-a-thread', 'The saved thread is not an object')
   if (saved.version !== THREAD_VERSION) {
     throw refused('unknown-version', `The saved thread has version ${JSON.stringify(saved.version)}; this store reads version ${THREAD_VERSION}`)
   }
@@ -41,7 +42,7 @@ export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
     for (const state of [model.snapshot.state, model.snapshot.committed, model.server]) checkState(acceptState(undefined as S, state, rules, 'restore'), rules)
   } catch (error) {
     if (error instanceof AgentStoreError && error.code === 'RESTORE') throw error
-    throw refused('damaged', `The saved thread is damaged: ${error instanceof Error ? error.message : String(error)}`, error)
+    throw refused('damaged', `The saved thread is damaged: ${messageOf(error)}`, error)
   }
   return model
 }
@@ -53,21 +54,19 @@ function checkModel(model: Model<unknown>, threadId: unknown): void {
   const part = (ok: boolean, what: string) => {
     if (!ok) throw refused('damaged', `The saved thread is damaged: ${what}`)
   }
-  part(isRecord(model), 'no model')
+  part(isPlainObject(model), 'no model')
   const { snapshot } = model
-  part(isRecord(snapshot) && typeof snapshot.threadId === 'string' && snapshot.threadId === threadId, 'its thread id')
+  part(isPlainObject(snapshot) && typeof snapshot.threadId === 'string' && snapshot.threadId === threadId, 'its thread id')
   part(statuses.has(snapshot.status) && Array.isArray(snapshot.steps), 'its status')
   part(Array.isArray(snapshot.messages) && snapshot.messages.every((m) => MessageSchema.safeParse(m).success), 'its messages')
-  part(Array.isArray(snapshot.confirmations) && snapshot.confirmations.every((c) => isRecord(c) && typeof c.id === 'string'), 'its confirmations')
+  part(Array.isArray(snapshot.confirmations) && snapshot.confirmations.every((c) => isPlainObject(c) && typeof c.id === 'string'), 'its confirmations')
   for (const list of [snapshot.predictions, snapshot.subagents, snapshot.subagentSteps, model.userEdits]) part(Array.isArray(list), 'a list')
-  part(Array.isArray(model.drafts) && model.drafts.every((d) => isRecord(d) && typeof d.stateKey === 'string'), 'its drafts')
+  part(Array.isArray(model.drafts) && model.drafts.every((d) => isPlainObject(d) && typeof d.stateKey === 'string'), 'its drafts')
   part(Array.isArray(model.answeredInterrupts) && model.answeredInterrupts.every((id) => typeof id === 'string'), 'its answered interrupts')
-  part(isRecord(model.settings) && Array.isArray(model.settings.tools) && Array.isArray(model.settings.context), 'its run options')
-  part(model.run === undefined || isRecord(model.run), 'its run')
-  part(model.outbox === undefined || (isRecord(model.outbox) && Array.isArray(model.outbox.answers)), 'its answers')
+  part(isPlainObject(model.settings) && Array.isArray(model.settings.tools) && Array.isArray(model.settings.context), 'its run options')
+  part(model.run === undefined || isPlainObject(model.run), 'its run')
+  part(model.outbox === undefined || (isPlainObject(model.outbox) && Array.isArray(model.outbox.answers)), 'its answers')
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> & object => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const refused = (reason: string, message: string, cause?: unknown) =>
   new AgentStoreError('RESTORE', message, cause === undefined ? { reason } : { reason, cause })

@@ -1,5 +1,5 @@
 import type { AbstractAgent } from '@ag-ui/client'
-import { AgentStoreError } from './errors'
+import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
 import { createWriter, isPromise, loadPersisted, type PersistOptions } from './persist'
 import { createAgentStore, storeInternals } from './store'
@@ -240,8 +240,6 @@ function titleOf<S>(snapshot: AgentSnapshot<S>): string | undefined {
   if (!text) return undefined
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 const indexError = (error: unknown) =>
   error instanceof AgentStoreError ? error : new AgentStoreError('PERSIST', `The list of threads could not be read: ${messageOf(error)}`, { cause: error })
