@@ -110,7 +110,11 @@ export async function benchDrafts(): Promise<Row[]> {
       value: formatRatio(overReader),
       note: 'the store’s reader hands plain string text to the tokenizer in batches, so it is faster than the library alone',
     },
-    { name: '@ag-ui/client runAgent 32k', value: formatTime(client32.median), note: `median of three runs (${describeTiming(client32)}): it clones every message, arguments included, on every event` },
+    {
+      name: '@ag-ui/client runAgent 32k',
+      value: formatTime(client32.median),
+      note: `median of three runs (${describeTiming(client32)}): it clones every message, arguments included, on every event`,
+    },
     {
       name: '@ag-ui/client runAgent 128k',
       value: formatTime(client128.median),
