@@ -129,3 +129,277 @@ describe('argument()', () => {
     expect(selectArgument(whole, undefined)).toBe(whole)
   })
 })
+
+describe('positions after the fast path, a held tail and the byte order mark', () => {
+  it('count plain chunks appended to an open string', () => {
+    expect(read('"ab', 'cd', '\u0001').reader.error?.message).toBe('Unexpected "\\u0001" at position 5 of the JSON input')
+    expect(read('{"k":"ab', 'cd', 'ef', '"x').reader.error?.message).toBe('Unexpected "x" at position 13 of the JSON input')
+  })
+
+  it('count a held escape once, when it is read', () => {
+    expect(read('"a\\', 'q').reader.error?.message).toBe('Unexpected "\\\\" at position 2 of the JSON input')
+    expect(read('["a\\u00', 'e9", x').reader.error?.message).toBe('Unexpected "x" at position 12 of the JSON input')
+  })
+
+  it('count the byte order mark as one character of the input', () => {
+    expect(read('\uFEFF[x').reader.error?.message).toBe('Unexpected "x" at position 2 of the JSON input')
+    expect(read('\uFEFF', '[x').reader.error?.message).toBe('Unexpected "x" at position 2 of the JSON input')
+  })
+})
+
+describe('open strings', () => {
+  it('an empty chunk inside a string changes nothing', () => {
+    const reader = createPartialJsonReader()
+    expect(reader.push('{"a":"x')).toBe(true)
+    const before = reader.value
+    expect(reader.push('')).toBe(false)
+    expect(reader.value).toBe(before)
+    expect(reader.argument('a')).toBe('x')
+  })
+
+  it('a control character alone in a chunk is an error, not text', () => {
+    for (const control of ['\u0000', '\u0001', '\u001f']) {
+      const reader = createPartialJsonReader()
+      reader.push('{"a":"x')
+      expect(reader.push(control)).toBe(false)
+      expect(reader.error).toBeInstanceOf(SyntaxError)
+      expect(reader.value).toStrictEqual({ a: 'x' })
+    }
+    const space = read('"x', ' ', '\u007f', '"').reader
+    expect(space.value).toBe('x \u007f')
+    expect(space.error).toBeUndefined()
+  })
+
+  it('closing quote of a top-level string reports no change when the text is already shown', () => {
+    const { changed, reader } = read('"ab', '"', ' ')
+    expect(changed).toStrictEqual([true, false, false])
+    expect(reader.value).toBe('ab')
+    expect(reader.done).toBe(true)
+    const grown = read('"ab', 'cd', '"')
+    expect(grown.changed).toStrictEqual([true, true, false])
+    expect(grown.reader.value).toBe('abcd')
+  })
+
+  it('a high surrogate at either end of the range waits for its pair, alone in a chunk or not', () => {
+    for (const [high, low] of [
+      ['\uD800', '\uDC00'],
+      ['\uDBFF', '\uDFFF'],
+      ['\uD83D', '\uDE00'],
+    ] as const) {
+      const alone = createPartialJsonReader()
+      alone.push('{"s":"a')
+      expect(alone.push(high)).toBe(false)
+      expect(alone.value).toStrictEqual({ s: 'a' })
+      expect(alone.argument('s')).toBe('a')
+      expect(alone.push(low)).toBe(true)
+      expect(alone.value).toStrictEqual({ s: `a${high}${low}` })
+      const mixed = read(`["a${high}`, `${low}b"]`).reader
+      expect(mixed.value).toStrictEqual([`a${high}${low}b`])
+      const whole = read(`["a${high}${low}`).reader
+      expect(whole.value).toStrictEqual([`a${high}${low}`])
+    }
+  })
+
+  it('a low surrogate or the character after the range shows at once', () => {
+    for (const code of ['\uDC00', '\uDFFF', '\uE000', '\uD7FF']) {
+      const reader = createPartialJsonReader()
+      reader.push('["a')
+      expect(reader.push(code)).toBe(true)
+      expect(reader.value).toStrictEqual([`a${code}`])
+    }
+  })
+
+  it('decodes every simple escape and hex digits of either case', () => {
+    const text = '["\\"\\\\\\/\\b\\f\\n\\r\\t\\u00E9\\u00e9\\uABCD\\u0009"]'
+    expect(read(text).reader.value).toStrictEqual(JSON.parse(text))
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(read(text.slice(0, cut), text.slice(cut)).reader.value, `cut ${cut}`).toStrictEqual(JSON.parse(text))
+    }
+    expect(read('"\\a"').reader.error?.message).toBe('Unexpected "\\\\" at position 1 of the JSON input')
+    expect(read('"\\u00"').reader.error?.message).toBe('Unexpected "\\\\" at position 1 of the JSON input')
+  })
+
+  it('an escape cut off at the end of a chunk fails at once when it is already wrong', () => {
+    for (const [bad, position] of [
+      ['"\\uG', 1],
+      ['"\\u1G', 1],
+      ['"\\u12G', 1],
+      ['"ab\\x', 3],
+    ] as const) {
+      const { reader } = read(bad)
+      expect(reader.error?.message, bad).toBe(`Unexpected "\\\\" at position ${position} of the JSON input`)
+    }
+    for (const held of ['"\\', '"\\u', '"\\u1', '"\\u12', '"\\u12a', '"\\uAbC']) {
+      const { reader } = read(held)
+      expect(reader.error, held).toBeUndefined()
+      expect(reader.value).toBe('')
+    }
+  })
+
+  it('a high surrogate escape waits for a cut-off low one, and only then', () => {
+    for (const tail of ['\\', '\\u', '\\ude', '\\uDE0']) {
+      const reader = createPartialJsonReader()
+      reader.push(`["a\\ud83d${tail}`)
+      expect(reader.value, tail).toStrictEqual(['a'])
+      reader.push(`\\ude00`.slice(tail.length))
+      expect(reader.value).toStrictEqual(['a\u{1F600}'])
+    }
+    // Not an escape that could be the pair: the high one shows alone, as JSON.parse keeps it.
+    for (const [tail, shown] of [
+      ['\\n', '\n'],
+      ['b', 'b'],
+      ['\\u0041', 'A'],
+    ]) {
+      const reader = createPartialJsonReader()
+      reader.push(`["a\\ud83d${tail}`)
+      expect(reader.value, tail).toStrictEqual([`a\uD83D${shown}`])
+    }
+    const ended = read('["a\\ud83d\\ude00').reader
+    expect(ended.value).toStrictEqual(['a\u{1F600}'])
+  })
+})
+
+describe('numbers', () => {
+  it('reads every digit in every part of a number', () => {
+    for (const text of ['9', '19', '90', '-9', '0.9', '0.09', '9.9', '1e9', '1E9', '1e-9', '1.5E9', '0E9', '-0.0e+0', '123456789']) {
+      const { reader } = read(`[${text},1]`)
+      expect(reader.error, text).toBeUndefined()
+      expect(reader.value, text).toStrictEqual([Number(text), 1])
+    }
+  })
+
+  it('rejects what the grammar does not take', () => {
+    for (const [text, at] of [
+      ['[-01]', 3],
+      ['[00]', 2],
+      ['[-a]', 2],
+      ['[1e5e]', 4],
+      ['[1e3.0]', 4],
+      ['[1.2.3]', 4],
+      ['[0.e1]', 3],
+      ['[1e+-1]', 4],
+      ['[-+1]', 2],
+      ['[1.-1]', 3],
+      ['[1.5+]', 4],
+      ['[0+]', 2],
+      ['[0-]', 2],
+      ['[12-]', 3],
+    ] as const) {
+      const { reader } = read(text)
+      expect(reader.error?.message, text).toBe(`Unexpected ${JSON.stringify(text[at])} at position ${at} of the JSON input`)
+    }
+  })
+
+  it('an unfinished number at end() is an error, a finished one a value', () => {
+    for (const text of ['-', '1.', '1e', '1e-', '1E+']) {
+      const reader = read(text).reader
+      expect(reader.end(), text).toBe(false)
+      expect(reader.value).toBeUndefined()
+      expect(reader.error?.message).toBe('Unexpected end of JSON input')
+    }
+    for (const text of ['0', '-0', '3', '0.5', '1e2']) {
+      const reader = read(text).reader
+      expect(reader.end(), text).toBe(true)
+      expect(reader.value).toBe(Number(text))
+      expect(reader.done).toBe(true)
+      expect(reader.error).toBeUndefined()
+    }
+  })
+
+  it('a number ends at any delimiter, in the same chunk or the next', () => {
+    expect(read('{"a":1}').reader.value).toStrictEqual({ a: 1 })
+    expect(read('{"a":1', '}').reader.value).toStrictEqual({ a: 1 })
+    expect(read('[1', ']').changed).toStrictEqual([true, true])
+    expect(read('[1 ', ']').changed).toStrictEqual([true, false])
+  })
+})
+
+describe('literals', () => {
+  it('each has its own value and a wrong letter anywhere fails there', () => {
+    expect(read('[true,false,null]').reader.value).toStrictEqual([true, false, null])
+    for (const [text, at] of [
+      ['[trUe]', 3],
+      ['[fals]', 5],
+      ['[nulll]', 5],
+      ['[n]', 2],
+      ['[x]', 1],
+      ['[t', 2],
+    ] as const) {
+      const { reader } = read(text)
+      if (text === '[t') {
+        expect(reader.error).toBeUndefined()
+        expect(reader.value).toStrictEqual([])
+      } else expect(reader.error?.message, text).toBe(`Unexpected ${JSON.stringify(text[at])} at position ${at} of the JSON input`)
+    }
+  })
+})
+
+describe('structure', () => {
+  it('a key in an array, a colon outside an object and closers out of place fail where they are', () => {
+    for (const [text, at] of [
+      ['["a":1]', 4],
+      ['[1:', 2],
+      ['{"a":1:', 6],
+      ['{"a"}', 4],
+      ['{"a":}', 5],
+      ['{"a":1]', 6],
+      ['[1}', 2],
+      ['[}', 1],
+      ['{]', 1],
+      ['{"a",', 4],
+      ['[1,,', 3],
+      ['}', 0],
+      [']', 0],
+      ['1]', 1],
+      [':', 0],
+      [',', 0],
+      ['{"a":1} ,', 8],
+      ['{"a":1}}', 7],
+      ['[]]', 2],
+      ['"a"x', 3],
+    ] as const) {
+      const { reader } = read(text)
+      expect(reader.error?.message, text).toBe(`Unexpected ${JSON.stringify(text[at])} at position ${at} of the JSON input`)
+    }
+  })
+
+  it('empty and nested containers close where they should', () => {
+    for (const text of ['[]', '{}', '[[]]', '[{}]', '{"a":[]}', '{"a":{}}', '[[],[]]', '{"a":{},"b":[]}', '[1,[2,[3]],4]']) {
+      const { reader } = read(text)
+      expect(reader.error, text).toBeUndefined()
+      expect(reader.done, text).toBe(true)
+      expect(reader.value).toStrictEqual(JSON.parse(text))
+    }
+  })
+
+  it('done only once the outermost container closes', () => {
+    const reader = createPartialJsonReader()
+    reader.push('[[1]')
+    expect(reader.done).toBe(false)
+    reader.push(']')
+    expect(reader.done).toBe(true)
+    expect(reader.end()).toBe(false)
+    expect(reader.error).toBeUndefined()
+  })
+
+  it('end() after a complete document changes nothing and fails nothing; a second end() is ignored', () => {
+    const reader = read('[1]').reader
+    expect(reader.end()).toBe(false)
+    expect(reader.end()).toBe(false)
+    expect(reader.error).toBeUndefined()
+    expect(reader.push(' ')).toBe(false)
+    const empty = createPartialJsonReader()
+    expect(empty.end()).toBe(false)
+    expect(empty.value).toBeUndefined()
+    expect(empty.error?.message).toBe('Unexpected end of JSON input')
+  })
+
+  it('end() publishes a string that only the fast path had grown (that push already said it changed)', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"a":"x')
+    expect(reader.push('yz')).toBe(true)
+    expect(reader.end()).toBe(false)
+    expect(reader.value).toStrictEqual({ a: 'xyz' })
+    expect(reader.error?.message).toBe('Unexpected end of JSON input')
+  })
+})
