@@ -42,7 +42,7 @@ describe('ACTIVITY_SNAPSHOT', () => {
     const snapshot = holding(existing, user)
     const next = reduceActivitySnapshot(snapshot, snap({ activityType: 'card', content: { kept: { deep: [1, 2] }, n: 2 } }), defaultLimits)
     expect(next.messages).toStrictEqual([{ id: 'act', role: 'activity', activityType: 'card', content: { kept, n: 2 }, metadata: { a: 1, b: 1 } }, user])
-    expect((next.messages[0] as { content: { kept: unknown } }).content.kept).toBe(kept)
+    expect((next.messages[0] as unknown as { content: { kept: unknown } }).content.kept).toBe(kept)
     expect(next.messages[1]).toBe(user)
     const owned = reduceActivitySnapshot(snapshot, snap({ replace: true, subagentRunId: 's2', metadata: { b: 2 } }), defaultLimits)
     expect(owned.messages[0]).toStrictEqual(activity({ subagentRunId: 's2', metadata: { a: 1, b: 2 } }))
