@@ -248,3 +248,214 @@ describe('events through apply()', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 7 }, committed: { n: 7 }, confirmations: [], messages: [], error: undefined })
   })
 })
+
+describe('more of the transition, through the store', () => {
+  it('a result for an answered call the conversation shows is kept, whatever other assistant messages hold', async () => {
+    const errors: AgentStoreError[] = []
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.textStart('a0'),
+          ev.text('a0', 'thinking'),
+          ev.textEnd('a0'),
+          ev.toolStart('w1', 'write', 'a1'),
+          ev.toolArgs('w1', '{}'),
+          ev.toolEnd('w1'),
+          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
+        ],
+        (input) => [ev.runStarted(input.runId), ev.toolResult('res', 'w1', 'done'), ev.runFinished(input.runId)],
+      ],
+    })
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
+    await store.run()
+    await store.approve('i1')
+    expect(errors).toStrictEqual([])
+    const messages = store.getState().messages
+    expect(messages.map((m) => m.id).slice(0, 2)).toStrictEqual(['a0', 'a1'])
+    expect(messages.find((m) => m.id === 'res')).toMatchObject({ role: 'tool', toolCallId: 'w1', content: 'done' })
+  })
+
+  it('a tool result fed with no run in progress is applied, not refused', () => {
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ initialState: {}, onError: (e) => errors.push(e) })
+    store.apply([ev.runStarted('r1'), ev.toolStart('w1', 'write', 'a1'), ev.toolArgs('w1', '{}'), ev.toolEnd('w1'), ev.runFinished('r1')])
+    store.apply(ev.toolResult('res', 'w1', 'late'))
+    expect(errors).toStrictEqual([])
+    expect(store.getState().messages.map((m) => m.id)).toStrictEqual(['a1', 'res'])
+  })
+
+  it('null, a string and an object without a type are refused as INVALID_EVENT, the store going on', () => {
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ initialState: { n: 0 }, onError: (e) => errors.push(e) })
+    store.apply([null as unknown as BaseEvent, 'x' as unknown as BaseEvent, {} as BaseEvent])
+    expect(errors.map((e) => e.code)).toStrictEqual(['INVALID_EVENT', 'INVALID_EVENT', 'INVALID_EVENT'])
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 0 }, error: errors[2] })
+  })
+
+  it('an unknown event type reaches onEvent and changes nothing', () => {
+    const store = createAgentStore<S>({ initialState: { n: 0 } })
+    const seen: unknown[] = []
+    store.onEvent((event) => seen.push(event))
+    const before = store.getState()
+    const event = { type: 'FROM_THE_FUTURE', n: 1 } as unknown as BaseEvent
+    store.apply(event)
+    expect(store.getState()).toBe(before)
+    expect(seen).toStrictEqual([event])
+  })
+
+  it('RUN_FINISHED frees the store at once: a new run starts while the old response still drains', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    const first = store.run()
+    agent.streams[0]!.next(ev.runFinished(agent.inputs[0]!.runId))
+    await first
+    const second = store.run()
+    expect(agent.inputs).toHaveLength(2)
+    expect(store.getState().status).toBe('running')
+    agent.streams[1]!.next(ev.runFinished(agent.inputs[1]!.runId))
+    await second
+    expect(store.getState().status).toBe('idle')
+  })
+
+  it('RUN_ERROR frees the store at once too, and the run() promise settles', async () => {
+    const agent = new OpenAgent()
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
+    const first = store.run()
+    agent.streams[0]!.next(ev.runError('boom', 'X'))
+    await first
+    expect(errors.map((e) => [e.code, e.message])).toStrictEqual([['RUN_ERROR', 'boom']])
+    expect(store.getState().error).toBe(errors[0])
+    const second = store.run()
+    expect(agent.inputs).toHaveLength(2)
+    store.abort()
+    await second
+  })
+
+  it('a malformed terminal event of a run ends it and settles its promise', async () => {
+    const agent = new OpenAgent()
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
+    const first = store.run()
+    agent.streams[0]!.next({ type: 'RUN_FINISHED' } as BaseEvent)
+    await first
+    expect(store.getState().status).toBe('error')
+    expect(errors.map((e) => e.code)).toStrictEqual(['INVALID_EVENT'])
+    const second = store.run()
+    expect(agent.inputs).toHaveLength(2)
+    store.abort()
+    await second
+  })
+
+  it('a run the server cancelled ends idle with no confirmation, keeping what it sent', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r1'), ev.textStart('a1'), ev.text('a1', 'hi'), ev.textEnd('a1'), ev.runFinished('r1', 't1', { type: 'cancelled' })])
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, confirmations: [], state: { doc: 'old' } })
+    expect(store.getState().messages.map((m) => m.id)).toStrictEqual(['a1'])
+  })
+
+  it('a run named by RUN_STARTED after earlier events is ended by the next run id', () => {
+    // Drafts are left out: those made before RUN_STARTED keep no run id (a defect, in the report).
+    const store = createAgentStore<S>({ initialState: { n: 0 } })
+    store.apply([ev.toolStart('w1', 'other'), ev.runStarted('r5'), ev.delta({ op: 'replace', path: '/n', value: 1 })])
+    store.apply(ev.runStarted('r5'))
+    expect(store.getState().state).toStrictEqual({ n: 1 })
+    store.apply(ev.runStarted('r6'))
+    expect(store.getState()).toMatchObject({ runId: 'r6', status: 'running', state: { n: 0 }, committed: { n: 0 } })
+  })
+
+  it('a superseded run ends as stopped, not as an error, and the new run starts clean', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.runStarted('r1'), ev.stepStarted('s1'), ev.delta({ op: 'replace', path: '/doc', value: 'srv' })])
+    store.apply(ev.runStarted('r2'))
+    expect(store.getState()).toMatchObject({ status: 'running', runId: 'r2', error: undefined, steps: [], state: { doc: 'old' } })
+    store.apply(ev.runFinished('r2'))
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { doc: 'old' } })
+  })
+
+  it('PredictState mappings add up: to the predict option and to each other', () => {
+    const store = createAgentStore<S>({ initialState: { a: 0, b: 0, c: 0 }, predict: [{ stateKey: 'a', tool: 'wa', toolArgument: 'v' }] })
+    store.apply([
+      ev.runStarted('r1'),
+      predict('b', 'wb', 'v'),
+      predict('c', 'wc', 'v'),
+      ev.toolStart('1', 'wa'),
+      ev.toolArgs('1', '{"v":1}'),
+      ev.toolStart('2', 'wb'),
+      ev.toolArgs('2', '{"v":2}'),
+      ev.toolStart('3', 'wc'),
+      ev.toolArgs('3', '{"v":3}'),
+    ])
+    expect(store.getState().state).toStrictEqual({ a: 1, b: 2, c: 3 })
+  })
+
+  it('a PredictState for a call already streaming drafts from the text so far, before the run ever started', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"so far'), predict('doc', 'write', 'doc')])
+    expect(store.getState().state).toStrictEqual({ doc: 'so far' })
+  })
+
+  it('on_interrupt values add up, fed with or without RUN_STARTED', () => {
+    const store = createAgentStore<S>({ initialState: {} })
+    store.apply([ev.custom('on_interrupt', '{"q":1}'), ev.custom('on_interrupt', { q: 2 }), ev.runFinished('r1')])
+    expect(store.getState().confirmations.map((c) => [c.source, c.value])).toStrictEqual([
+      ['on_interrupt', { q: 1 }],
+      ['on_interrupt', { q: 2 }],
+    ])
+    expect(store.getState().status).toBe('interrupted')
+  })
+
+  it('abort() closes the open steps and ends the run idle with no error', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    const running = store.run()
+    agent.streams[0]!.next(ev.stepStarted('s1'))
+    expect(store.getState().steps).toStrictEqual(['s1'])
+    store.abort()
+    await running
+    expect(store.getState()).toMatchObject({ status: 'idle', steps: [], error: undefined })
+    expect(agent.streams[0]!.closed).toBe(true)
+  })
+
+  it('reset() during a run cuts its request and settles its promise', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: { n: 0 } })
+    const running = store.run()
+    store.reset({ n: 3 })
+    await running
+    expect(agent.streams[0]!.closed).toBe(true)
+    agent.streams[0]!.next(ev.snapshot({ n: 9 }))
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { n: 3 } })
+  })
+
+  it("a run's own timeoutMs is used over the store's", async () => {
+    const agent = new OpenAgent()
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ agent, initialState: {}, timeoutMs: 60_000, onError: (e) => errors.push(e) })
+    const started = Date.now()
+    await store.run({ timeoutMs: 20 })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(store.getState().status).toBe('error')
+    expect(errors).toHaveLength(1)
+  })
+
+  it("the store's timeoutMs is used when the run gives none", async () => {
+    const agent = new OpenAgent()
+    const errors: AgentStoreError[] = []
+    const store = createAgentStore<S>({ agent, initialState: {}, timeoutMs: 20, onError: (e) => errors.push(e) })
+    await store.run()
+    expect(store.getState().status).toBe('error')
+    expect(errors).toHaveLength(1)
+  })
+
+  it('run() with no message keeps the conversation array as it was', async () => {
+    const agent = new ScriptedAgent({ runs: [done, done] })
+    const store = createAgentStore<S>({ agent, initialState: {} })
+    await store.run({ message: 'hi' })
+    const messages = store.getState().messages
+    const running = store.run()
+    expect(store.getState().messages).toBe(messages)
+    await running
+  })
+})

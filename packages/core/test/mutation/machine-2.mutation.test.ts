@@ -1,0 +1,417 @@
+import type { BaseEvent, Message } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { AgentStoreError } from '../../src/errors'
+import { type Effect, type Input, type MachineConfig, type Step, toError, transition } from '../../src/machine'
+import { initialModel, type Model } from '../../src/model'
+import { messagesForServer } from '../../src/reduce/messages'
+import { defaultLimits } from '../../src/reduce/state'
+import { blankSnapshot } from '../../src/snapshot'
+import { ev } from '../helpers'
+
+// The transition itself, as the pure function it is: the effects it asks the shell for are its
+// output, so they are pinned exactly here (the shell treats 'drain' and 'none' alike).
+
+type S = Record<string, unknown>
+
+function machine(over: Partial<MachineConfig<S>> = {}) {
+  const config: MachineConfig<S> = {
+    rules: { limits: { ...defaultLimits }, validate: undefined },
+    confirmTools: new Set(['confirm_changes']),
+    predict: [],
+    merge: { arrayKeys: ['id', 'key'] },
+    keepFailedRunChanges: false,
+    hasAgent: true,
+    timeoutMs: undefined,
+    readers: new Map(),
+    blank: (threadId, state) => initialModel(blankSnapshot(threadId, state)),
+    messagesForServer,
+    ...over,
+  }
+  let model: Model<S> = initialModel(blankSnapshot('th', { n: 0 } as S))
+  let last: Step<S> | undefined
+  const step = (input: Input<S>) => {
+    last = transition(model, input, config)
+    model = last.model
+    return last
+  }
+  return {
+    config,
+    step,
+    get model() {
+      return model
+    },
+    set model(next: Model<S>) {
+      model = next
+    },
+    /** Events through apply() (no request), or of request `requestId`. */
+    events: (events: unknown[], requestId?: string) => events.map((event) => step({ type: 'event', event, ...(requestId ? { requestId } : {}) })),
+    run: (runId = 'q1', options: Record<string, unknown> = {}, messages: Message[] = []) => step({ type: 'run', runId, messages, options }),
+    get last() {
+      return last!
+    },
+  }
+}
+
+const release = (requestId: string, how: 'drain' | 'cancel' | 'none'): Effect => ({ type: 'release', requestId, how })
+
+describe('run', () => {
+  it('asks for one start with the exact input, the config timeout by default, and is running at once', () => {
+    const m = machine({ timeoutMs: 7 })
+    const user: Message = { id: 'u1', role: 'user', content: 'hi' }
+    const step = m.run('q1', {}, [user])
+    expect(step.requestId).toBe('q1')
+    expect(step.refused).toBeUndefined()
+    expect(step.effects).toStrictEqual([
+      {
+        type: 'start',
+        requestId: 'q1',
+        input: { threadId: 'th', runId: 'q1', state: { n: 0 }, messages: [user], tools: [], context: [], forwardedProps: {} },
+        timeoutMs: 7,
+      },
+    ])
+    expect(m.model.request).toMatchObject({ id: 'q1', delivered: false })
+    expect(m.model.request?.start?.request).toBeUndefined()
+    expect(m.model.request?.start?.snapshot).toBe(m.model.snapshot)
+    expect(m.model.snapshot).toMatchObject({ status: 'running', runId: 'q1', run: { runId: 'q1' }, steps: [], subagentSteps: [] })
+    expect(m.model.server).toBe(m.model.snapshot.committed)
+    expect(m.model.settings).toStrictEqual({ tools: [], context: [], forwardedProps: {} })
+  })
+
+  it("takes the run's own timeout, tools, context and forwardedProps over the defaults, and keeps the messages when none is added", () => {
+    const m = machine({ timeoutMs: 7 })
+    m.events([ev.runStarted('r0'), ev.textStart('a1'), ev.text('a1', 'x'), ev.textEnd('a1'), ev.runFinished('r0')])
+    const messages = m.model.snapshot.messages
+    const tools = [{ name: 't', description: 'd', parameters: {} }]
+    const context = [{ description: 'c', value: 'v' }]
+    const step = m.run('q2', { timeoutMs: 3, tools, context, forwardedProps: { a: 1 } })
+    const start = step.effects[0] as Extract<Effect, { type: 'start' }>
+    expect(start.timeoutMs).toBe(3)
+    expect(start.input).toMatchObject({ tools, context, forwardedProps: { a: 1 } })
+    expect(start.input.tools).not.toBe(tools)
+    expect(start.input.context).not.toBe(context)
+    expect(m.model.snapshot.messages).toBe(messages)
+    expect(m.model.settings).toStrictEqual({ tools, context, forwardedProps: { a: 1 } })
+  })
+
+  it('is refused with nothing changed and no effect', () => {
+    const m = machine({ hasAgent: false })
+    const before = m.model
+    const step = m.run()
+    expect(step.model).toBe(before)
+    expect(step.effects).toStrictEqual([])
+    expect(step.refused?.code).toBe('NO_AGENT')
+    expect(step.requestId).toBeUndefined()
+  })
+})
+
+describe('events of a request', () => {
+  it('the first one delivers, a terminal one releases the request to drain', () => {
+    const m = machine()
+    m.run('q1')
+    const started = m.step({ type: 'event', event: ev.runStarted('q1'), requestId: 'q1' })
+    expect(started.effects).toStrictEqual([])
+    expect(started.accepted).toStrictEqual(ev.runStarted('q1'))
+    expect(m.model.request?.delivered).toBe(true)
+    const finished = m.step({ type: 'event', event: ev.runFinished('q1'), requestId: 'q1' })
+    expect(finished.effects).toStrictEqual([release('q1', 'drain')])
+    expect(m.model.request).toBeUndefined()
+    expect(m.model.snapshot.status).toBe('idle')
+  })
+
+  it('RUN_ERROR reports its error, then releases', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1')], 'q1')
+    const step = m.step({ type: 'event', event: ev.runError('boom', 'E1'), requestId: 'q1' })
+    const error = m.model.snapshot.error!
+    expect(error).toMatchObject({ code: 'RUN_ERROR', message: 'boom' })
+    expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q1', 'drain')])
+    expect(m.model.request).toBeUndefined()
+    expect(m.model.snapshot.status).toBe('error')
+  })
+
+  it('RUN_ERROR through apply() reports and releases nothing', () => {
+    const m = machine()
+    m.events([ev.runStarted('r1')])
+    const step = m.step({ type: 'event', event: ev.runError('boom') })
+    expect(step.effects).toStrictEqual([{ type: 'report', error: m.model.snapshot.error }])
+  })
+
+  it('an event of another request, or with no request in flight, changes nothing', () => {
+    const m = machine()
+    const idle = m.model
+    const stray = m.step({ type: 'event', event: ev.snapshot({ n: 9 }), requestId: 'zz' })
+    expect(stray.model).toBe(idle)
+    expect(stray.effects).toStrictEqual([])
+    expect(stray.accepted).toBeUndefined()
+    m.run('q1')
+    const running = m.model
+    const other = m.step({ type: 'event', event: ev.snapshot({ n: 9 }), requestId: 'q0' })
+    expect(other.model).toBe(running)
+    expect(other.accepted).toBeUndefined()
+  })
+
+  it('an event type the protocol does not know is accepted and changes nothing but delivery', () => {
+    const m = machine()
+    m.run('q1')
+    const event = { type: 'SOMETHING_NEW', x: 1 }
+    const step = m.step({ type: 'event', event, requestId: 'q1' })
+    expect(step.accepted).toBe(event)
+    expect(step.effects).toStrictEqual([])
+    expect(step.model.snapshot.status).toBe('running')
+    expect(step.model.request?.delivered).toBe(true)
+  })
+})
+
+describe('malformed events', () => {
+  it('a non-terminal one is reported and set as the error, nothing else', () => {
+    const m = machine()
+    m.events([ev.runStarted('r1')])
+    const before = m.model
+    const step = m.step({ type: 'event', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' } })
+    const error = step.model.snapshot.error!
+    expect(error.code).toBe('INVALID_EVENT')
+    expect(step.effects).toStrictEqual([{ type: 'report', error }])
+    expect(step.accepted).toBeUndefined()
+    expect({ ...step.model.snapshot, error: undefined }).toStrictEqual(before.snapshot)
+    expect(step.model.run).toBe(before.run)
+  })
+
+  it('null and a primitive are reported, not thrown', () => {
+    const m = machine()
+    for (const event of [null, 5, 'x']) {
+      const step = m.step({ type: 'event', event })
+      expect(step.effects).toStrictEqual([{ type: 'report', error: step.model.snapshot.error }])
+      expect(step.model.snapshot.error?.code).toBe('INVALID_EVENT')
+    }
+  })
+
+  it('a terminal one of a request ends the run as an error, reports, then releases to drain', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1'), ev.stepStarted('s')], 'q1')
+    const step = m.step({ type: 'event', event: { type: 'RUN_ERROR' }, requestId: 'q1' })
+    const error = step.model.snapshot.error!
+    expect(error.code).toBe('INVALID_EVENT')
+    expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q1', 'drain')])
+    expect(step.model.snapshot).toMatchObject({ status: 'error', steps: [] })
+    expect(step.model.request).toBeUndefined()
+    expect(step.model.run).toBeUndefined()
+  })
+
+  it('a terminal one through apply() releases nothing', () => {
+    const m = machine()
+    m.events([ev.runStarted('r1')])
+    const step = m.step({ type: 'event', event: { type: 'RUN_FINISHED' } })
+    expect(step.effects).toStrictEqual([{ type: 'report', error: step.model.snapshot.error }])
+    expect(step.model.snapshot.status).toBe('error')
+  })
+})
+
+describe('failed', () => {
+  it('of another request changes nothing', () => {
+    const m = machine()
+    m.run('q1')
+    const before = m.model
+    const step = m.step({ type: 'failed', requestId: 'q0', error: new AgentStoreError('TRANSPORT', 'x') })
+    expect(step.model).toBe(before)
+    expect(step.effects).toStrictEqual([])
+  })
+
+  it('of the request ends the run as an error: the report, then a release with nothing left to drain', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1')], 'q1')
+    const error = new AgentStoreError('TRANSPORT', 'gone')
+    const step = m.step({ type: 'failed', requestId: 'q1', error })
+    expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q1', 'none')])
+    expect(step.model.snapshot).toMatchObject({ status: 'error', error })
+    expect(step.model.request).toBeUndefined()
+    expect(step.model.rejoin?.runId).toBe('q1')
+  })
+})
+
+describe('abort and reset', () => {
+  it('abort cancels the request and ends the run, steps closed', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1'), ev.stepStarted('s')], 'q1')
+    const step = m.step({ type: 'abort' })
+    expect(step.effects).toStrictEqual([release('q1', 'cancel')])
+    expect(step.model.snapshot).toMatchObject({ status: 'idle', steps: [], error: undefined })
+    expect(step.model.request).toBeUndefined()
+  })
+
+  it('abort with no request is nothing', () => {
+    const m = machine()
+    const before = m.model
+    const step = m.step({ type: 'abort' })
+    expect(step.model).toBe(before)
+    expect(step.effects).toStrictEqual([])
+  })
+
+  it('reset cancels a request in flight, and takes the blank model of the config', () => {
+    const m = machine()
+    m.run('q1')
+    const step = m.step({ type: 'reset', state: { n: 5 }, threadId: 'th2' })
+    expect(step.effects).toStrictEqual([release('q1', 'cancel')])
+    expect(step.model).toStrictEqual(initialModel(blankSnapshot('th2', { n: 5 })))
+    expect(m.step({ type: 'reset', state: { n: 6 }, threadId: 'th3' }).effects).toStrictEqual([])
+  })
+})
+
+describe('reconnect', () => {
+  /** A run dropped after its first event: rejoinable. */
+  function dropped(over: Partial<MachineConfig<S>> = {}) {
+    const m = machine(over)
+    m.run('q1', { tools: [{ name: 't', description: 'd', parameters: {} }], context: [{ description: 'c', value: 'v' }], forwardedProps: { f: 1 } })
+    m.events([ev.runStarted('srv1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    return m
+  }
+
+  it('connects with the input of the run it rejoins, under the run id the server gave it', () => {
+    const m = dropped({ timeoutMs: 9 })
+    expect(m.model.snapshot.state).toStrictEqual({ n: 0 })
+    const rejoin = m.model.rejoin!
+    expect(rejoin.runId).toBe('srv1')
+    const step = m.step({ type: 'reconnect', requestId: 'c1' })
+    expect(step.requestId).toBe('c1')
+    expect(step.refused).toBeUndefined()
+    expect(step.effects).toStrictEqual([
+      {
+        type: 'connect',
+        requestId: 'c1',
+        input: {
+          threadId: 'th',
+          runId: 'srv1',
+          state: { n: 0 },
+          messages: [],
+          tools: [{ name: 't', description: 'd', parameters: {} }],
+          context: [{ description: 'c', value: 'v' }],
+          forwardedProps: { f: 1 },
+        },
+        timeoutMs: 9,
+      },
+    ])
+    expect(m.model.request).toStrictEqual({ id: 'c1', delivered: true, rejoining: rejoin })
+  })
+
+  it('is refused while a request is active, with nothing dropped, and without an agent', () => {
+    const active = machine()
+    active.run('q1')
+    expect(active.step({ type: 'reconnect', requestId: 'c1' }).refused).toMatchObject({ code: 'RUN_ACTIVE', message: 'A run is already active on this store' })
+    expect(active.last.effects).toStrictEqual([])
+    const idle = machine()
+    const before = idle.model
+    const step = idle.step({ type: 'reconnect', requestId: 'c1' })
+    expect(step.refused).toMatchObject({ code: 'RECONNECT', reason: 'nothing-to-rejoin', message: 'No run to re-attach: none dropped' })
+    expect(step.model).toBe(before)
+    const m = dropped()
+    const rejoinable = m.model
+    const noAgent = transition(rejoinable, { type: 'reconnect', requestId: 'c1' }, { ...m.config, hasAgent: false })
+    expect(noAgent.refused).toMatchObject({ code: 'NO_AGENT', message: 'reconnect() needs an agent' })
+    expect(noAgent.model).toBe(rejoinable)
+    expect(noAgent.effects).toStrictEqual([])
+    expect(noAgent.requestId).toBeUndefined()
+  })
+
+  it('a failed connect reports why, leaves the thread as it was and still rejoinable', () => {
+    for (const [reason, expected] of [
+      ['not-supported', 'not-supported'],
+      [undefined, 'not-found'],
+      ['other', 'not-found'],
+    ] as const) {
+      const m = dropped()
+      const thread = m.model.snapshot
+      m.step({ type: 'reconnect', requestId: 'c1' })
+      const cause = new AgentStoreError('TRANSPORT', 'HTTP 404', reason ? { reason } : {})
+      const step = m.step({ type: 'failed', requestId: 'c1', error: cause })
+      const report = step.effects[0] as Extract<Effect, { type: 'report' }>
+      expect(step.effects).toStrictEqual([report, release('c1', 'none')])
+      expect(report.error).toMatchObject({ code: 'RECONNECT', reason: expected, message: 'The run could not be re-attached: HTTP 404' })
+      expect(report.error.cause).toBe(cause)
+      expect(step.model.snapshot).toBe(thread)
+      expect(step.model.request).toBeUndefined()
+      expect(step.model.rejoin?.runId).toBe('srv1')
+      expect(m.step({ type: 'reconnect', requestId: 'c2' }).refused).toBeUndefined()
+    }
+  })
+
+  it('abort while rejoining cancels the connection and keeps the thread as it was', () => {
+    const m = dropped()
+    const thread = m.model.snapshot
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    const step = m.step({ type: 'abort' })
+    expect(step.effects).toStrictEqual([release('c1', 'cancel')])
+    expect(step.model.snapshot).toBe(thread)
+    expect(step.model.request).toBeUndefined()
+  })
+
+  it('the replay of earlier runs is passed over until the RUN_STARTED of the run it rejoins', () => {
+    const m = dropped()
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    const waiting = m.model
+    for (const event of [
+      ev.runStarted('older'),
+      ev.delta({ op: 'replace', path: '/n', value: 7 }),
+      ev.runFinished('older'),
+      { type: 'RUN_STARTED', threadId: 't1' },
+      null,
+    ]) {
+      const step = m.step({ type: 'event', event, requestId: 'c1' })
+      expect(step.model).toBe(waiting)
+      expect(step.effects).toStrictEqual([])
+      expect(step.accepted).toBeUndefined()
+    }
+    m.events([ev.runStarted('srv1')], 'c1')
+    expect(m.model.request).toMatchObject({ id: 'c1', delivered: true })
+    expect(m.model.request?.rejoining).toBeUndefined()
+    expect(m.model.rejoin).toBeUndefined()
+    expect(m.model.snapshot.status).toBe('running')
+    m.events([ev.delta({ op: 'replace', path: '/n', value: 1 })], 'c1')
+    const end = m.step({ type: 'event', event: ev.runFinished('srv1'), requestId: 'c1' })
+    expect(end.effects).toStrictEqual([release('c1', 'drain')])
+    expect(m.model.snapshot).toMatchObject({ status: 'idle', state: { n: 1 }, committed: { n: 1 } })
+  })
+})
+
+describe('toError', () => {
+  it('keeps a store error, wraps an Error with its message and anything else as a string, with the cause', () => {
+    const own = new AgentStoreError('PATCH_FAILED', 'p')
+    expect(toError(own, 'VALIDATION')).toBe(own)
+    const plain = new Error('bad')
+    expect(toError(plain, 'VALIDATION')).toMatchObject({ code: 'VALIDATION', message: 'bad', cause: plain })
+    expect(toError('nope', 'INVALID_EVENT')).toMatchObject({ code: 'INVALID_EVENT', message: 'nope', cause: 'nope' })
+  })
+})
+
+describe('apply() events with their effects', () => {
+  it('an orphan tool result is reported with its event type, and changes nothing', () => {
+    const m = machine()
+    // An answered confirmation naming call 'hidden', which no message shows.
+    m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 'hidden' }] })])
+    m.step({ type: 'answer', id: 'i1', answer: { kind: 'approve', edits: undefined }, options: undefined, now: 0, runId: 'q2', messageId: 'mm' })
+    m.events([ev.runStarted('q2')], 'q2')
+    const before = m.model
+    const step = m.step({ type: 'event', event: ev.toolResult('res', 'hidden', 'x'), requestId: 'q2' })
+    expect(step.model).toBe(before)
+    expect(step.effects).toHaveLength(1)
+    expect((step.effects[0] as Extract<Effect, { type: 'report' }>).error).toMatchObject({
+      code: 'INVALID_EVENT',
+      eventType: 'TOOL_CALL_RESULT',
+      reason: 'orphan-result',
+      message: 'TOOL_CALL_RESULT for tool call hidden, which the conversation never showed: dropped',
+    })
+  })
+
+  it('a chunk stream expands into the events it stands for', () => {
+    const m = machine()
+    m.events([
+      ev.runStarted('r1'),
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'a1', role: 'assistant', delta: 'he' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'a1', delta: 'llo' },
+    ] as BaseEvent[])
+    expect(m.model.snapshot.messages).toStrictEqual([{ id: 'a1', role: 'assistant', content: 'hello' }])
+  })
+})
