@@ -1,7 +1,7 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError } from '../../src/errors'
-import { type Effect, type Input, type MachineConfig, type Step, toError, transition } from '../../src/machine'
+import { dropRequest, type Effect, type Input, type MachineConfig, type Step, toError, transition } from '../../src/machine'
 import { initialModel, type Model } from '../../src/model'
 import { messagesForServer } from '../../src/reduce/messages'
 import { defaultLimits } from '../../src/reduce/state'
@@ -413,5 +413,191 @@ describe('apply() events with their effects', () => {
       { type: 'TEXT_MESSAGE_CHUNK', messageId: 'a1', delta: 'llo' },
     ] as BaseEvent[])
     expect(m.model.snapshot.messages).toStrictEqual([{ id: 'a1', role: 'assistant', content: 'hello' }])
+  })
+})
+
+describe('a dropped run rebuilt by the replay', () => {
+  function droppedAt(state: S) {
+    const m = machine()
+    m.model = initialModel(blankSnapshot('th', state))
+    m.run('q1')
+    m.events([ev.runStarted('srv1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    return m
+  }
+
+  it("takes the user's changes made since the drop as edits of the rebuilt run: keys set and keys removed", () => {
+    const m = droppedAt({ n: 0, keep: 'k', gone: 'g' })
+    m.step({ type: 'setState', update: { n: 0, keep: 'k', added: 'a' } })
+    expect(m.model.snapshot.committed).toStrictEqual({ n: 0, keep: 'k', added: 'a' })
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    m.events([ev.runStarted('srv1')], 'c1')
+    expect(m.model.snapshot.state).toStrictEqual({ n: 0, keep: 'k', added: 'a' })
+    expect(Object.hasOwn(m.model.snapshot.state, 'gone')).toBe(false)
+    m.events([ev.delta({ op: 'replace', path: '/n', value: 1 })], 'c1')
+    m.events([ev.runFinished('srv1')], 'c1')
+    expect(m.model.snapshot).toMatchObject({ status: 'idle' })
+    expect(m.model.snapshot.committed).toStrictEqual({ n: 1, keep: 'k', added: 'a' })
+  })
+
+  it('with no change since the drop, starts again from the model the run began with', () => {
+    const m = droppedAt({ n: 0 })
+    const start = m.model.rejoin!.start
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    m.events([ev.runStarted('srv1')], 'c1')
+    expect(m.model.snapshot.state).toBe(start.snapshot.state)
+    expect(m.model.edit).toBeUndefined()
+    expect(m.model.userEdits).toStrictEqual([])
+    expect(m.model.request).toStrictEqual({ id: 'c1', delivered: true, start })
+  })
+})
+
+describe('answers', () => {
+  /** A run left interrupted by `interrupts`, through apply(). */
+  function interrupted(interrupts: Record<string, unknown>[]) {
+    const m = machine()
+    m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts })])
+    return m
+  }
+  const approve = (id: string, runId = 'q2'): Input<S> => ({
+    type: 'answer',
+    id,
+    answer: { kind: 'approve', edits: undefined },
+    options: undefined,
+    now: 0,
+    runId,
+    messageId: `m-${runId}`,
+  })
+
+  it('are given back whole when the request fails before its first event', () => {
+    const m = interrupted([{ id: 'i1', reason: 'input_required' }])
+    const before = m.model
+    m.step(approve('i1'))
+    expect(m.model.outbox).toBeDefined()
+    m.step({ type: 'setState', update: { n: 4 } })
+    expect(m.model.userEdits).toHaveLength(1)
+    const error = new AgentStoreError('TRANSPORT', 'HTTP 503')
+    const step = m.step({ type: 'failed', requestId: 'q2', error })
+    expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q2', 'none')])
+    const model = step.model
+    expect(model.snapshot).toStrictEqual({ ...before.snapshot, status: 'interrupted', steps: [], subagentSteps: [], error, runId: 'q2', run: { runId: 'q2' } })
+    expect(model.snapshot.confirmations).toBe(before.snapshot.confirmations)
+    expect(model.server).toBe(before.server)
+    expect(model.drafts).toBe(before.drafts)
+    expect(model.edit).toBeUndefined()
+    expect(model.userEdits).toStrictEqual([])
+    expect(model.run).toBeUndefined()
+    expect(model.request).toBeUndefined()
+    expect(model.outbox).toBeUndefined()
+    expect(model.rejoin).toBeUndefined()
+    expect(model.answeredInterrupts).toStrictEqual([])
+  })
+
+  it('abort() before the first event gives them back with no error, and cancels', () => {
+    const m = interrupted([{ id: 'i1', reason: 'input_required' }])
+    m.step(approve('i1'))
+    const step = m.step({ type: 'abort' })
+    expect(step.effects).toStrictEqual([release('q2', 'cancel')])
+    expect(step.model.snapshot).toMatchObject({ status: 'interrupted', error: undefined, steps: [], subagentSteps: [] })
+    expect(step.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i1'])
+    expect(step.model.outbox).toBeUndefined()
+  })
+
+  it("are delivered by the resumed run's first event: its interrupts are never opened again, other answers are not recorded", () => {
+    const m = machine()
+    m.events([
+      ev.runStarted('r1'),
+      ev.toolStart('c1', 'confirm_changes', 'a1'),
+      ev.toolArgs('c1', '{}'),
+      ev.toolEnd('c1'),
+      ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] }),
+    ])
+    expect(m.model.snapshot.confirmations.map((c) => [c.id, c.source])).toStrictEqual([['i1', 'interrupt']])
+    m.step(approve('i1'))
+    m.events([ev.runStarted('q2')], 'q2')
+    expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
+    expect(m.model.outbox).toBeUndefined()
+    expect(m.model.request?.delivered).toBe(true)
+    // The resumed run's end repeats the interrupt: answered already, it stays closed.
+    m.events(
+      [
+        ev.runFinished('q2', 't1', {
+          type: 'interrupt',
+          interrupts: [
+            { id: 'i1', reason: 'input_required' },
+            { id: 'i2', reason: 'input_required' },
+          ],
+        }),
+      ],
+      'q2',
+    )
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i2'])
+    m.step(approve('i2', 'q3'))
+    m.events([ev.runStarted('q3')], 'q3')
+    expect(m.model.answeredInterrupts).toStrictEqual(['i1', 'i2'])
+  })
+
+  it('a confirmation tool call answered is not recorded as an answered interrupt', () => {
+    const m = machine()
+    m.events([ev.runStarted('r1'), ev.toolStart('c1', 'confirm_changes', 'a1'), ev.toolArgs('c1', '{}'), ev.toolEnd('c1'), ev.runFinished('r1')])
+    const [confirmation] = m.model.snapshot.confirmations
+    expect(confirmation?.source).not.toBe('interrupt')
+    const answeredBefore = m.model.answeredInterrupts
+    m.step(approve(confirmation!.id))
+    m.events([ev.runStarted('q2')], 'q2')
+    expect(m.model.answeredInterrupts).toBe(answeredBefore)
+    m.events([ev.runFinished('q2', 't1', { type: 'interrupt', interrupts: [{ id: confirmation!.id, reason: 'input_required' }] })], 'q2')
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual([confirmation!.id])
+  })
+
+  it('send the resume of the answer in the start input', () => {
+    const m = interrupted([{ id: 'i1', reason: 'input_required' }])
+    const step = m.step(approve('i1'))
+    const start = step.effects[0] as Extract<Effect, { type: 'start' }>
+    expect(step.effects).toHaveLength(1)
+    expect(start.input.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: true } }])
+    expect(step.requestId).toBe('q2')
+  })
+})
+
+describe('dropRequest', () => {
+  it('a request that fails before any event leaves nothing to rejoin', () => {
+    const m = machine()
+    m.run('q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'refused') })
+    expect(m.model.rejoin).toBeUndefined()
+    expect(m.model.snapshot.status).toBe('error')
+    expect(m.step({ type: 'reconnect', requestId: 'c1' }).refused?.reason).toBe('nothing-to-rejoin')
+  })
+
+  it('a run whose first event was not RUN_STARTED rejoins under the id of its request', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.textStart('a1')], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    expect(m.model.rejoin?.runId).toBe('q1')
+  })
+
+  it('a new run forgets the run that could be rejoined', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1')], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    expect(m.model.rejoin?.runId).toBe('q1')
+    m.run('q2')
+    expect(m.model.rejoin).toBeUndefined()
+  })
+})
+
+describe('dropRequest without an error (a page reloaded mid-run)', () => {
+  it('ends the run idle, rejoinable once it had begun', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('srv1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
+    const { model, effects } = dropRequest(m.model, undefined, m.config)
+    expect(effects).toStrictEqual([])
+    expect(model.snapshot).toMatchObject({ status: 'idle', error: undefined, state: { n: 0 } })
+    expect(model.request).toBeUndefined()
+    expect(model.rejoin?.runId).toBe('srv1')
   })
 })
