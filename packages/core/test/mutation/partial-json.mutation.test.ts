@@ -403,3 +403,57 @@ describe('structure', () => {
     expect(reader.error?.message).toBe('Unexpected end of JSON input')
   })
 })
+
+describe('argument() and the fast path around keys and closed strings', () => {
+  it('a key growing in plain chunks is not a value', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"a":1,"b')
+    expect(reader.push('cd')).toBe(false)
+    expect(reader.argument('a')).toBe(1)
+    expect(reader.argument('bcd')).toBeUndefined()
+    expect(reader.value).toStrictEqual({ a: 1 })
+    reader.push('":"v')
+    expect(reader.argument('bcd')).toBe('v')
+    expect(reader.value).toStrictEqual({ a: 1, bcd: 'v' })
+  })
+
+  it('after a grown string closes, other keys read their own values', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"a":"x')
+    reader.push('yz')
+    reader.push('","b":')
+    expect(reader.argument('b')).toBeUndefined()
+    expect(reader.argument('a')).toBe('xyz')
+    reader.push('2')
+    reader.push(',"c":"')
+    expect(reader.argument('b')).toBe(2)
+    expect(reader.argument('c')).toBe('')
+    reader.push('pq')
+    expect(reader.argument('c')).toBe('pq')
+    expect(reader.argument('a')).toBe('xyz')
+    reader.push('"}')
+    expect(reader.argument('c')).toBe('pq')
+    expect(reader.value).toStrictEqual({ a: 'xyz', b: 2, c: 'pq' })
+  })
+
+  it('plain chunks outside a string are read as structure', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"a":"x"')
+    expect(reader.push(',')).toBe(false)
+    expect(reader.push(' ')).toBe(false)
+    reader.push('"b":1}')
+    expect(reader.error).toBeUndefined()
+    expect(reader.value).toStrictEqual({ a: 'x', b: 1 })
+  })
+
+  it('a quote where a comma or colon belongs fails', () => {
+    for (const [text, at] of [
+      ['{"a" "b":1}', 5],
+      ['{"a":1 "b":2}', 7],
+      ['[1 "a"]', 3],
+      ['["a" "b"]', 5],
+    ] as const) {
+      expect(read(text).reader.error?.message, text).toBe(`Unexpected ${JSON.stringify(text[at])} at position ${at} of the JSON input`)
+    }
+  })
+})
