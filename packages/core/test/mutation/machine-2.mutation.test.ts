@@ -601,3 +601,149 @@ describe('dropRequest without an error (a page reloaded mid-run)', () => {
     expect(model.rejoin?.runId).toBe('srv1')
   })
 })
+
+describe('every way a run fails drops the tool call it cut off mid-arguments', () => {
+  /** Run q1 through a request, or r1 through apply(), with call w1 cut off in message a1. */
+  function cut(through: 'request' | 'apply') {
+    const m = machine()
+    const requestId = through === 'request' ? 'q1' : undefined
+    if (requestId) m.run(requestId)
+    m.events([ev.runStarted(requestId ?? 'r1'), ev.toolStart('w1', 'other', 'a1'), ev.toolArgs('w1', '{"x":')], requestId)
+    expect(m.model.snapshot.messages.map((message) => message.id)).toStrictEqual(['a1'])
+    return m
+  }
+  const ids = (model: Model<S>) => model.snapshot.messages.map((message) => message.id)
+
+  it('RUN_ERROR', () => {
+    const m = cut('request')
+    m.events([ev.runError('boom')], 'q1')
+    expect(ids(m.model)).toStrictEqual([])
+  })
+
+  it('a malformed terminal event', () => {
+    const m = cut('request')
+    m.events([{ type: 'RUN_ERROR' }], 'q1')
+    expect(ids(m.model)).toStrictEqual([])
+  })
+
+  it('a failed request', () => {
+    const m = cut('request')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x') })
+    expect(ids(m.model)).toStrictEqual([])
+  })
+
+  it('abort()', () => {
+    const m = cut('request')
+    m.step({ type: 'abort' })
+    expect(ids(m.model)).toStrictEqual([])
+  })
+
+  it('a run superseded through apply()', () => {
+    const m = cut('apply')
+    m.events([ev.runStarted('r2')])
+    expect(ids(m.model)).toStrictEqual([])
+    expect(m.model.snapshot).toMatchObject({ status: 'running', runId: 'r2', error: undefined })
+  })
+
+  it('run() after apply() left it open', () => {
+    const m = cut('apply')
+    m.run('q2')
+    expect(ids(m.model)).toStrictEqual([])
+    expect((m.last.effects[0] as Extract<Effect, { type: 'start' }>).input.messages).toStrictEqual([])
+  })
+
+  it('but a run the server cancelled keeps it, and rolls its state back', () => {
+    const m = cut('apply')
+    m.events([ev.delta({ op: 'replace', path: '/n', value: 3 }), ev.runFinished('r1', 't1', { type: 'cancelled' })])
+    expect(ids(m.model)).toStrictEqual(['a1'])
+    expect(m.model.snapshot).toMatchObject({ status: 'idle', error: undefined, state: { n: 0 }, committed: { n: 0 } })
+  })
+
+  it('and a finished run keeps it with its state', () => {
+    const m = cut('apply')
+    m.events([ev.delta({ op: 'replace', path: '/n', value: 3 }), ev.runFinished('r1')])
+    expect(ids(m.model)).toStrictEqual(['a1'])
+    expect(m.model.snapshot).toMatchObject({ status: 'idle', state: { n: 3 }, committed: { n: 3 } })
+  })
+})
+
+describe('details of the transition', () => {
+  it('steps that change no effect hand back the one frozen empty list', () => {
+    const m = machine()
+    const lists = [
+      m.step({ type: 'abort' }).effects,
+      m.step({ type: 'event', event: ev.runStarted('r1') }).effects,
+      m.step({ type: 'event', event: { type: 'NEWER_EVENT' } }).effects,
+      m.step({ type: 'event', event: ev.snapshot({ n: 1 }), requestId: 'gone' }).effects,
+      m.step({ type: 'failed', requestId: 'gone', error: new AgentStoreError('TRANSPORT', 'x') }).effects,
+    ]
+    for (const list of lists) {
+      expect(list).toStrictEqual([])
+      expect(Object.isFrozen(list)).toBe(true)
+    }
+  })
+
+  it("a plain run's first event records no answered interrupt, and the run starts with no user edit", () => {
+    const m = machine()
+    m.run('q1')
+    expect(m.model.userEdits).toStrictEqual([])
+    expect(m.model.edit).toBeUndefined()
+    m.events([ev.runStarted('q1')], 'q1')
+    expect(m.model.answeredInterrupts).toStrictEqual([])
+  })
+
+  it('abort() before any event of a plain run ends it idle', () => {
+    const m = machine()
+    m.run('q1')
+    const step = m.step({ type: 'abort' })
+    expect(step.effects).toStrictEqual([release('q1', 'cancel')])
+    expect(step.model.snapshot).toMatchObject({ status: 'idle', error: undefined })
+    expect(step.model.request).toBeUndefined()
+  })
+
+  it('the reconnect input holds copies of the run settings', () => {
+    const m = machine()
+    m.run('q1', { tools: [{ name: 't', description: 'd', parameters: {} }], context: [{ description: 'c', value: 'v' }] })
+    m.events([ev.runStarted('q1')], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x') })
+    const settings = m.model.rejoin!.start.settings
+    const { input } = m.step({ type: 'reconnect', requestId: 'c1' }).effects[0] as Extract<Effect, { type: 'connect' }>
+    expect(input.tools).toStrictEqual(settings.tools)
+    expect(input.tools).not.toBe(settings.tools)
+    expect(input.context).toStrictEqual(settings.context)
+    expect(input.context).not.toBe(settings.context)
+  })
+
+  it('a refused STATE_SNAPSHOT says so by name, and changes nothing', () => {
+    const m = machine({ rules: { limits: { ...defaultLimits, maxDepth: 2 }, validate: undefined } })
+    m.events([ev.runStarted('r1')])
+    const before = m.model
+    const step = m.step({ type: 'event', event: ev.snapshot({ a: { b: { c: { d: 1 } } } }) })
+    expect(step.model.snapshot.error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxDepth' })
+    expect(step.model.snapshot.error?.message.startsWith('STATE_SNAPSHOT: ')).toBe(true)
+    expect(step.model.server).toBe(before.server)
+    expect(step.model.snapshot.state).toBe(before.snapshot.state)
+  })
+
+  it('only an opening STATE_SNAPSHOT({}) is held: a first delta that empties the state shows at once', () => {
+    const held = machine()
+    held.events([ev.runStarted('r1'), ev.snapshot({})])
+    expect(held.model.snapshot.state).toStrictEqual({ n: 0 })
+    const shown = machine()
+    shown.events([ev.runStarted('r1'), ev.delta({ op: 'remove', path: '/n' })])
+    expect(shown.model.snapshot.state).toStrictEqual({})
+  })
+
+  it('a PredictState drafts from every call already streaming, not only the last one started', () => {
+    const m = machine()
+    m.events([
+      ev.runStarted('r1'),
+      ev.toolStart('w1', 'write'),
+      ev.toolArgs('w1', '{"doc":"one'),
+      ev.toolStart('w2', 'other'),
+      ev.toolArgs('w2', '{"x":1'),
+      ev.custom('PredictState', [{ state_key: 'doc', tool: 'write', tool_argument: 'doc' }]),
+    ])
+    expect(m.model.snapshot.state).toStrictEqual({ n: 0, doc: 'one' })
+  })
+})
