@@ -3,10 +3,10 @@ import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
 import { dropRequest, type Effect, type Input, type MachineConfig, transition } from './machine'
 import { initialModel, type Model } from './model'
+import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
 import { acceptState, checkState, defaultLimits, toValidator } from './reduce/state'
-import { ownCopy } from './reduce/user'
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
@@ -342,48 +342,6 @@ function toMessages(runOptions: RunOptions): Message[] {
   if (typeof message === 'string') added.push({ id: createId(), role: 'user', content: message })
   else if (message) added.push(message)
   return added.map((one) => ownCopy(one, undefined))
-}
-
-/**
- * An event handed to apply() is owned by the store: its object fields are copied, so mutating the
- * event afterwards changes nothing. Strings need no copy, so the streaming events cost nothing;
- * events from the network (run()) are never aliased by anyone and are not copied.
- */
-function ownEvent(event: unknown): unknown {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) return event
-  let copy: Record<string, unknown> | undefined
-  // for…in, not Object.entries: the streaming events have only strings, and pay nothing.
-  for (const key in event) {
-    const value = (event as Record<string, unknown>)[key]
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(event, key)) continue
-    if (key === 'delta' && isFlatPatch(value)) continue
-    copy ??= { ...event }
-    copy[key] = copyJson(value, 0)
-  }
-  return copy ?? event
-}
-
-/** A STATE_DELTA's ops whose values are all primitives: nothing in it can alias the state. */
-function isFlatPatch(delta: unknown): boolean {
-  if (!Array.isArray(delta)) return false
-  for (const op of delta) {
-    if (typeof op !== 'object' || op === null) return false
-    for (const key in op) if (typeof op[key] === 'object' && op[key] !== null) return false
-  }
-  return true
-}
-
-// Deeper than any state the limits allow: left as it is, to be refused by the event's checks.
-const COPY_DEPTH = 1024
-
-function copyJson(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null || depth > COPY_DEPTH) return value
-  if (Array.isArray(value)) return value.map((item) => copyJson(item, depth + 1))
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value
-  const copy: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(copy, key, { value: copyJson(item, depth + 1), enumerable: true, writable: true, configurable: true })
-  return copy
 }
 
 /** The function's value; one that throws becomes a function that throws the same error, which the transition reports. */

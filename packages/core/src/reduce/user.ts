@@ -4,6 +4,7 @@ import { AgentStoreError } from '../errors'
 import { isPlainObject, measureJson } from '../json-value'
 import type { Step, startRequest } from '../machine'
 import type { Model, Outbox, RunSettings, WireAnswer } from '../model'
+import { ownCopy } from '../owned'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
 import { ABSENT, findDraft, valueAt, withKey } from './drafts'
@@ -56,33 +57,6 @@ function touchedKeys(before: unknown, after: unknown): string[] | '*' {
   const keys = Object.keys(after).filter((key) => !Object.hasOwn(before, key) || before[key] !== after[key])
   for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) keys.push(key)
   return keys
-}
-
-/**
- * A value handed in by the user, owned by the store: containers not shared with `previous` are
- * copied, so mutating the argument afterwards changes nothing here. (Checked as JSON already.)
- */
-export function ownCopy<T>(value: T, previous: unknown): T {
-  if (value === previous || typeof value !== 'object' || value === null) return value
-  const shared = new Set<unknown>()
-  collect(previous, shared, 0)
-  return copyUnshared(value, shared) as T
-}
-
-// The containers of the previous state, one level per top-level key is enough to find what is shared.
-function collect(value: unknown, into: Set<unknown>, depth: number) {
-  if (typeof value !== 'object' || value === null || depth > 2) return
-  into.add(value)
-  for (const child of Array.isArray(value) ? value : Object.values(value)) collect(child, into, depth + 1)
-}
-
-function copyUnshared(value: unknown, shared: Set<unknown>): unknown {
-  if (typeof value !== 'object' || value === null || shared.has(value)) return value
-  if (Array.isArray(value)) return value.map((item) => copyUnshared(item, shared))
-  const copy: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(copy, key, { value: copyUnshared(item, shared), enumerable: true, writable: true, configurable: true })
-  return copy
 }
 
 type AnswerInput = { id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
