@@ -207,3 +207,110 @@ describe('tool calls that draft nothing', () => {
     expect(s.getState().predictions.map((p) => [p.stateKey, p.complete])).toStrictEqual([['doc', true]])
   })
 })
+
+describe('server drafts and the calls that write them', () => {
+  it('a server draft a call then streams into keeps the call value when the server changes another key', () => {
+    const { store: s } = store({ doc: 'old', n: 0 })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.delta({ op: 'replace', path: '/doc', value: 'server' })])
+    s.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new')])
+    expect(s.getState().state).toStrictEqual({ doc: 'new', n: 0 })
+    s.apply(ev.delta({ op: 'replace', path: '/n', value: 1 }))
+    expect(s.getState().state).toStrictEqual({ doc: 'new', n: 1 })
+    expect(s.getState().committed).toStrictEqual({ doc: 'old', n: 1 })
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'new', complete: false }])
+  })
+
+  it('a call of another tool streaming later is not named as the writer', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolStart('x1', 'other')])
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('a call of a tool mapped to another key is not named either', () => {
+    const { store: s } = store({ doc: 'old', title: 'T' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), predict('title', 'name', 'title')])
+    s.apply([ev.toolStart('c1', 'write'), ev.toolStart('x1', 'name')])
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'write', stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('a call that has ended is no writer: the server draft names none', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"no":1}'), ev.toolEnd('c1')])
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'server' }))
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: undefined, tool: undefined, stateKey: 'doc', value: 'server', complete: false }])
+  })
+
+  it('outside a run the server state is committed as it comes, drafts or not', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply(ev.snapshot({ doc: 'server' }))
+    expect(s.getState().state).toStrictEqual({ doc: 'server' })
+    expect(s.getState().committed).toBe(s.getState().state)
+    expect(s.getState().predictions).toStrictEqual([])
+  })
+})
+
+describe('the argument reader', () => {
+  it('a call restated mid-stream drafts from its new arguments only', () => {
+    const { store: s } = store({ doc: 'old' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"first"}')])
+    expect(s.getState().state).toStrictEqual({ doc: 'first' })
+    s.apply([ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"sec')])
+    expect(s.getState().state).toStrictEqual({ doc: 'sec' })
+    s.apply(ev.toolArgs('c1', 'ond"}'))
+    expect(s.getState().state).toStrictEqual({ doc: 'second' })
+  })
+
+  it('a second mapping for a tool already drafting reads the text received so far', () => {
+    const { store: s } = store({ doc: 'old', title: 'T' })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"a","title":"b')])
+    expect(s.getState().state).toStrictEqual({ doc: 'a', title: 'T' })
+    s.apply(predict('title', 'write', 'title'))
+    expect(s.getState().state).toStrictEqual({ doc: 'a', title: 'b' })
+    s.apply(ev.toolArgs('c1', 'c"}'))
+    expect(s.getState().state).toStrictEqual({ doc: 'a', title: 'bc' })
+    expect(s.getState().predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([
+      ['doc', 'a'],
+      ['title', 'bc'],
+    ])
+  })
+
+  it('the end of a call completes its value: a number the text left open is read at the end', () => {
+    const { store: s } = store({ n: 0 })
+    s.apply([ev.runStarted(), predict('n', 'count', 'n'), ev.toolStart('c1', 'count'), ev.toolArgs('c1', '{"n":12')])
+    const during = s.getState().state
+    s.apply(ev.toolEnd('c1'))
+    expect(during).toStrictEqual({ n: 0 })
+    expect(s.getState().state).toStrictEqual({ n: 12 })
+    expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'count', stateKey: 'n', value: 12, complete: true }])
+  })
+})
+
+describe('the size bound of a streaming draft, exactly', () => {
+  // {"doc":""} is 10 bytes; the text below is 11; two mappings add 2 each: a bound of 25.
+  const text = '{"doc":"abc'
+  const run = (maxStateBytes: number) => {
+    const created = store({ doc: '' }, { limits: { maxStateBytes } })
+    created.store.apply([
+      ev.runStarted(),
+      predict('doc', 'write', 'doc'),
+      predict('title', 'write', 'title'),
+      ev.toolStart('c1', 'write'),
+      ev.toolArgs('c1', text),
+    ])
+    return created
+  }
+
+  it('a bound equal to maxStateBytes passes', () => {
+    const { store: s, errors } = run(25)
+    expect(s.getState().state).toStrictEqual({ doc: 'abc' })
+    expect(errors).toStrictEqual([])
+  })
+
+  it('one byte less stops the draft', () => {
+    const { store: s, errors } = run(24)
+    expect(s.getState().state).toStrictEqual({ doc: '' })
+    expect(errors.map((e) => e.limit)).toStrictEqual(['maxStateBytes'])
+  })
+})
