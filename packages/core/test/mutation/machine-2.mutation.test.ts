@@ -112,6 +112,10 @@ describe('events of a request', () => {
     expect(started.effects).toStrictEqual([])
     expect(started.accepted).toStrictEqual(ev.runStarted('q1'))
     expect(m.model.request?.delivered).toBe(true)
+    // Delivered once: later events keep the request as it is.
+    const request = m.model.request
+    m.events([ev.textStart('a1'), ev.text('a1', 'x')], 'q1')
+    expect(m.model.request).toBe(request)
     const finished = m.step({ type: 'event', event: ev.runFinished('q1'), requestId: 'q1' })
     expect(finished.effects).toStrictEqual([release('q1', 'drain')])
     expect(m.model.request).toBeUndefined()
@@ -336,6 +340,16 @@ describe('reconnect', () => {
       expect(step.model.rejoin?.runId).toBe('srv1')
       expect(m.step({ type: 'reconnect', requestId: 'c2' }).refused).toBeUndefined()
     }
+  })
+
+  it('a second reconnect while the first is rejoining is refused', () => {
+    const m = dropped()
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    const rejoining = m.model
+    const step = m.step({ type: 'reconnect', requestId: 'c2' })
+    expect(step.refused?.code).toBe('RUN_ACTIVE')
+    expect(step.model).toBe(rejoining)
+    expect(step.effects).toStrictEqual([])
   })
 
   it('abort while rejoining cancels the connection and keeps the thread as it was', () => {

@@ -218,7 +218,13 @@ describe('events through apply()', () => {
     const errors: AgentStoreError[] = []
     const agent = new ScriptedAgent({
       runs: [
-        (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'hidden' }])],
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.textStart('a0'),
+          ev.text('a0', 'Suspended'),
+          ev.textEnd('a0'),
+          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'hidden' }]),
+        ],
         (input) => [
           ev.runStarted(input.runId),
           ev.toolResult('res', 'hidden', '{"ok":true}'),
