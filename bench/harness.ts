@@ -82,8 +82,6 @@ export async function measureInterleaved<const TList extends readonly MeasureOpt
 
 async function timeOnce<TContext>(options: MeasureOptions<TContext>): Promise<number> {
   const context = await options.setup()
-  // Each sample starts on a clean heap: the garbage an earlier candidate left is not charged to this one.
-  collectGarbage()
   const start = performance.now()
   let result = options.run(context)
   if (result instanceof Promise) result = await result
