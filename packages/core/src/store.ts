@@ -6,7 +6,7 @@ import { initialModel, type Model } from './model'
 import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
-import { acceptState, checkState, defaultLimits, toValidator } from './reduce/state'
+import { acceptState, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
@@ -52,13 +52,14 @@ export function storeInternals<S = unknown>(store: object): StoreInternals<S> {
 export const storeModel = (store: object): Model<unknown> => storeInternals(store).model()
 
 export function createAgentStore<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
-  const config = machineConfig(options)
   let threadId = options.threadId ?? options.agent?.threadId ?? createId()
   // A bad initialState is a programming error: it throws here rather than becoming a store error.
   // Not copied: the app's own constant, which `getInitialState().state` is.
-  const initialState = acceptState(undefined as TState, options.initialState, config.rules, 'initialState')
-  checkState(initialState, config.rules)
+  const rules = stateRules(options)
+  const initialState = acceptState(undefined as TState, options.initialState, rules, 'initialState')
+  checkState(initialState, rules)
   const initial = blankSnapshot(threadId, initialState)
+  const config = machineConfig(options, initial, rules)
   const persister = options.persist ? createPersister(options.persist, () => model as Model<unknown>, report) : undefined
   // Whether any input has been processed: a thread restored late (an async storage) replaces only an untouched store.
   let touched = false
@@ -161,8 +162,9 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (result.model !== before) touched = true
     // The user's own commands are written at once: an edit made just before a reload is not lost.
     if (persister && result.model !== before) persister.changed(input.type !== 'event' || isUrgent(before, result.model))
-    for (const observer of observers) observer(input, before, result.model)
-    for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
+    // Guarded: most streamed tokens have no observer and no effect, and pay no iterator.
+    if (observers.length > 0) for (const observer of observers) observer(input, before, result.model)
+    if (result.effects.length > 0) for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
     if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)
   }
 
@@ -302,22 +304,25 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))
   return store
+}
 
-  function machineConfig(from: AgentStoreOptions<TState>): MachineConfig<TState> {
-    return {
-      rules: { limits: { ...defaultLimits, ...from.limits }, validate: toValidator(from.validate) },
-      confirmTools: new Set(from.confirmTools ?? ['confirm_changes']),
-      predict: [...(from.predict ?? [])],
-      merge: { arrayKeys: from.arrayKeys ?? ['id', 'key'] },
-      keepFailedRunChanges: from.keepFailedRunChanges ?? from.keepDraftsOnError ?? false,
-      hasAgent: from.agent !== undefined,
-      timeoutMs: from.timeoutMs,
-      readers: new Map(),
-      blank: (id, state) => (id === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(id, state))),
-      messagesForServer,
-    }
+/** The store's options as the transition reads them; `initial` is the blank thread a reset returns to. */
+export function machineConfig<S>(from: AgentStoreOptions<S>, initial: AgentSnapshot<S>, rules = stateRules(from)): MachineConfig<S> {
+  return {
+    rules,
+    confirmTools: new Set(from.confirmTools ?? ['confirm_changes']),
+    predict: [...(from.predict ?? [])],
+    merge: { arrayKeys: from.arrayKeys ?? ['id', 'key'] },
+    keepFailedRunChanges: from.keepFailedRunChanges ?? from.keepDraftsOnError ?? false,
+    hasAgent: from.agent !== undefined,
+    timeoutMs: from.timeoutMs,
+    readers: new Map(),
+    blank: (id, state) => (id === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(id, state))),
+    messagesForServer,
   }
 }
+
+const stateRules = <S>(from: AgentStoreOptions<S>): StateRules<S> => ({ limits: { ...defaultLimits, ...from.limits }, validate: toValidator(from.validate) })
 
 /**
  * A restored model starts without a request: the one it had belongs to another page. A run that was
