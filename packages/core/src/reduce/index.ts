@@ -42,7 +42,9 @@ export function checkEvent(event: unknown): Event | undefined {
   const parsed = EventSchemas.safeParse(event)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
+    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''
+    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${issue?.message ?? 'invalid'}`, { eventType: type })
   }
   // The event itself, not zod's copy: values keep their identity and nothing is cloned.
@@ -57,6 +59,7 @@ export function checkEvent(event: unknown): Event | undefined {
 export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits: AgentStoreLimits = defaultLimits): AgentSnapshot<S> {
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
+    // Stryker disable next-line ConditionalExpression: falling through to REASONING_MESSAGE_CONTENT runs the same appendContent
     case EventType.TEXT_MESSAGE_CONTENT:
       return reduceTextMessageContent(snapshot, event)
     case EventType.REASONING_MESSAGE_CONTENT:
