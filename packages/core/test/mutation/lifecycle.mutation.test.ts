@@ -284,6 +284,9 @@ describe('steps', () => {
     // Its own open step of another name does not count as holding this one.
     const own = { ...blank(), subagentSteps: [{ subagentRunId: 's1', stepName: 'q' }] }
     expect(refusal(own, stepFinish('r', 's1')).message).toBe('STEP_FINISHED for step "r", which has not started')
+    // Another owner's open step of another name does not hold it either.
+    expect(refusal(snapshot, stepFinish('r', 's1')).message).toBe('STEP_FINISHED for step "r", which has not started')
+    expect(refusal(snapshot, stepFinish('r')).message).toBe('STEP_FINISHED for step "r", which has not started')
   })
 
   it('through the store: the refusal changes nothing and reports the error', () => {

@@ -30,6 +30,20 @@ describe('REASONING_MESSAGE_START', () => {
     expect(next.messages).toStrictEqual([{ id: 'r1', role: 'reasoning', content: '', subagentRunId: 's1', metadata: { a: 1 } }])
     expect((next.messages[0] as { metadata?: unknown }).metadata).not.toBe(metadata)
   })
+  it('joins a reasoning message of that id, landing only its metadata; refuses one of another role', () => {
+    const start = (more: Record<string, unknown>) =>
+      ({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning', ...more }) as ReasoningMessageStartEvent
+    const held = holding({ id: 'r1', role: 'reasoning', content: 'so far', metadata: { a: 1 } } as Message)
+    expect(reduceReasoningMessageStart(held, start({}))).toBe(held)
+    expect(reduceReasoningMessageStart(held, start({ metadata: { b: 2 } })).messages).toStrictEqual([
+      { id: 'r1', role: 'reasoning', content: 'so far', metadata: { a: 1, b: 2 } },
+    ])
+    expect(refusal(() => reduceReasoningMessageStart(holding({ id: 'r1', role: 'assistant', content: '' }), start({})))).toStrictEqual({
+      code: 'INVALID_EVENT',
+      message: 'REASONING_MESSAGE_START for message "r1", which exists with the role "assistant"',
+      eventType: 'REASONING_MESSAGE_START',
+    })
+  })
 })
 
 describe('REASONING_ENCRYPTED_VALUE on a tool call', () => {

@@ -74,6 +74,7 @@ describe('SUBAGENT_STARTED', () => {
     const next = reduceSubagentStarted(snapshot, startedEvent('s1', { metadata: { b: 2 } }))
     expect(next.subagents).toStrictEqual([{ subagentRunId: 's1', name: 'helper', status: 'running', metadata: { a: 1, b: 2 }, runId: 'r2' }, other])
     expect(next.subagents[1]).toBe(other)
+    expect(snapshot.subagents[0]).toBe(suspended)
     const kept = reduceSubagentStarted(snapshot, startedEvent('s1'))
     expect(kept.subagents[0]).toStrictEqual({ subagentRunId: 's1', name: 'helper', status: 'running', metadata: { a: 1, b: 1 }, runId: 'r2' })
     const plain = reduceSubagentStarted(inRun('r2', [{ ...other, status: 'suspended' }]), startedEvent('s2'))
