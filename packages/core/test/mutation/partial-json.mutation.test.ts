@@ -457,3 +457,101 @@ describe('argument() and the fast path around keys and closed strings', () => {
     }
   })
 })
+
+describe('after an error or end()', () => {
+  it('a new reader is not done, has no value, no error and depth 0', () => {
+    const reader = createPartialJsonReader()
+    expect(reader.done).toBe(false)
+    expect(reader.value).toBeUndefined()
+    expect(reader.error).toBeUndefined()
+    expect(reader.depth).toBe(0)
+    expect(reader.argument('a')).toBeUndefined()
+  })
+
+  it('plain text after an error inside a string changes nothing', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"a":"x')
+    expect(reader.push('\u0001')).toBe(false)
+    const error = reader.error
+    expect(reader.push('more')).toBe(false)
+    expect(reader.push('')).toBe(false)
+    expect(reader.value).toStrictEqual({ a: 'x' })
+    expect(reader.argument('a')).toBe('x')
+    expect(reader.error).toBe(error)
+    expect(reader.end()).toBe(false)
+    expect(reader.error).toBe(error)
+  })
+
+  it('input after end() is ignored, even inside a string or where it would be an error', () => {
+    const done = read('[1]').reader
+    done.end()
+    expect(done.push('x')).toBe(false)
+    expect(done.error).toBeUndefined()
+    expect(done.value).toStrictEqual([1])
+    const open = createPartialJsonReader()
+    open.push('{"a":"x')
+    open.end()
+    const error = open.error
+    expect(open.push('yz')).toBe(false)
+    expect(open.value).toStrictEqual({ a: 'x' })
+    expect(open.argument('a')).toBe('x')
+    expect(open.error).toBe(error)
+  })
+})
+
+describe('repeated keys', () => {
+  it('a chunk that overwrites a key and then restores its value reports no change, for every kind of value', () => {
+    for (const [first, chunk] of [
+      ['{"a":1,', '"a":2,"a":1,'],
+      ['{"a":true,', '"a":false,"a":true,'],
+      ['{"a":null,', '"a":1,"a":null,'],
+      ['{"a":"x",', '"a":"y","a":"x",'],
+      ['{"a":"x"', ',"a":"x'],
+      ['{"a":{},', '"a":{},'],
+      ['{"a":[],', '"a":[],'],
+      ['{"a":{"b":[1]},', '"a":{"b":[1]},'],
+    ] as const) {
+      const reader = createPartialJsonReader()
+      expect(reader.push(first), first).toBe(true)
+      const before = reader.value
+      expect(reader.push(chunk), chunk).toBe(false)
+      expect(reader.value).toBe(before)
+      expect(reader.error).toBeUndefined()
+    }
+  })
+})
+
+describe('argument() while the string under a nested or array document grows', () => {
+  it('reads through the value', () => {
+    const nested = createPartialJsonReader()
+    nested.push('{"o":{"doc":"ab')
+    nested.push('cd')
+    expect(nested.argument('o')).toStrictEqual({ doc: 'abcd' })
+    const deeper = createPartialJsonReader()
+    deeper.push('{"o":["ab')
+    deeper.push('cd')
+    expect(deeper.argument('o')).toStrictEqual(['abcd'])
+    const list = createPartialJsonReader()
+    list.push('["ab')
+    list.push('cd')
+    expect(list.argument('')).toBeUndefined()
+    expect(list.argument('*')).toStrictEqual(['abcd'])
+  })
+})
+
+describe('"__proto__" members', () => {
+  it('are plain data properties', () => {
+    for (const text of ['{"__proto__":1}', '{"__proto__":"abc"}', '{"__proto__":{"__proto__":[2]}}']) {
+      const value = read(text).reader.value as object
+      expect(Object.getOwnPropertyDescriptor(value, '__proto__'), text).toStrictEqual({
+        value: Object.getOwnPropertyDescriptor(JSON.parse(text), '__proto__')?.value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      })
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    }
+    const grown = read('{"__proto__":"ab', 'cd"}').reader.value as object
+    expect(Object.getOwnPropertyDescriptor(grown, '__proto__')).toStrictEqual({ value: 'abcd', writable: true, enumerable: true, configurable: true })
+  })
+})
