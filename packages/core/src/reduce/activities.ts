@@ -70,9 +70,8 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
     if (!measured.ok) {
       const message = `ACTIVITY_DELTA on "${event.messageId}": ${measured.reason}`
       const details = { eventType: event.type, path: measured.path }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the patcher bounds depth op by op and refuses non-JSON values, so only 'size' fails here
       if (measured.kind === 'depth' || measured.kind === 'size') {
-        // Stryker disable next-line ConditionalExpression: only 'size' fails here (see above)
+        // Stryker disable next-line ConditionalExpression: the patcher bounds depth op by op, so only 'size' fails here
         throw new AgentStoreError('LIMIT_EXCEEDED', message, { ...details, limit: measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes' })
       }
       // Stryker disable next-line StringLiteral: unreachable, the patcher refuses non-JSON values
