@@ -107,8 +107,8 @@ export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits:
     case EventType.TEXT_MESSAGE_CHUNK:
     case EventType.TOOL_CALL_CHUNK:
     case EventType.REASONING_MESSAGE_CHUNK: {
-      // The shell expands chunks itself so listeners see the long forms; a chunk that reaches
-      // this point still applies whole: every long form or none.
+      // The machine expands chunks itself, so each long form passes its own reducer (onEvent
+      // listeners see the chunk as it was sent); one handed here directly still applies whole.
       let next = snapshot
       for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
       return next
