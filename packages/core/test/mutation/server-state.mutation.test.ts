@@ -314,3 +314,44 @@ describe('the size bound of a streaming draft, exactly', () => {
     expect(errors.map((e) => e.limit)).toStrictEqual(['maxStateBytes'])
   })
 })
+
+describe('the validator under drafts', () => {
+  it('runs when the committed state changes, not when only a drafted key does', () => {
+    const seen: unknown[] = []
+    const s = createAgentStore<S>({
+      initialState: { doc: 'old', n: 0 },
+      validate: (value) => {
+        seen.push(value)
+        return value as S
+      },
+    })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new')])
+    expect(seen).toHaveLength(1)
+    s.apply(ev.snapshot({ doc: 'other', n: 0 }))
+    expect(s.getState().state).toStrictEqual({ doc: 'other', n: 0 })
+    expect(seen).toHaveLength(1)
+    s.apply(ev.snapshot({ doc: 'other', n: 1 }))
+    expect(seen).toStrictEqual([
+      { doc: 'old', n: 0 },
+      { doc: 'old', n: 1 },
+    ])
+  })
+
+  it('a committed state the validator refuses leaves the state as it was', () => {
+    const errors: AgentStoreError[] = []
+    const s = createAgentStore<S>({
+      initialState: { doc: 'old', n: 0 },
+      onError: (e) => errors.push(e),
+      validate: (value) => {
+        if ((value as S).n === 2) throw new Error('no 2')
+        return value as S
+      },
+    })
+    s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"doc":"new')])
+    const before = s.getState()
+    s.apply(ev.delta({ op: 'replace', path: '/n', value: 2 }))
+    expect(s.getState().state).toBe(before.state)
+    expect(s.getState().committed).toBe(before.committed)
+    expect(errors.map((e) => [e.code, e.message])).toStrictEqual([['VALIDATION', 'State rejected by the validator: no 2']])
+  })
+})
