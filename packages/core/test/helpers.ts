@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core'
-import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../src'
+import { type AgentSnapshot, type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../src'
 
 /** A store plus a record of every snapshot it published and every error it reported. */
 export function recordedStore<S>(options: AgentStoreOptions<S>) {
@@ -61,4 +61,25 @@ export class ManualAgent extends AbstractAgent {
     this.subscriber?.next(ev.runFinished(runId))
     this.subscriber?.complete()
   }
+}
+
+/** What a synchronous refusal says: its code, message and event type; a call that throws nothing fails the test. */
+export function refusalOf(run: () => unknown) {
+  try {
+    run()
+  } catch (error) {
+    const { code, message, eventType } = error as AgentStoreError
+    return { code, message, eventType }
+  }
+  throw new Error('not refused')
+}
+
+/** The code and message a command's promise rejects with; undefined when it resolves. */
+export async function rejectionOf(promise: Promise<void>) {
+  try {
+    await promise
+  } catch (error) {
+    return { code: (error as AgentStoreError).code, message: (error as AgentStoreError).message }
+  }
+  return undefined
 }

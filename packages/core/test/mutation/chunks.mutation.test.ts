@@ -2,21 +2,14 @@ import type { BaseEvent, Event, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
 import { type ChunkEvent, expandChunk, isChunk } from '../../src/reduce/chunks'
+import { refusalOf } from '../helpers'
 
 // The long forms of each chunk pinned exactly: which start it needs, what it carries, what it
 // leaves out, and the exact refusals. expandChunk is pure; the store is used where it applies them.
 
 const chunk = (event: Record<string, unknown>) => event as unknown as ChunkEvent
 const holding = (...messages: Message[]): AgentSnapshot<unknown> => ({ ...createAgentStore({ initialState: {} }).getState(), messages })
-const refusal = (run: () => unknown) => {
-  try {
-    run()
-  } catch (error) {
-    const { code, message, eventType } = error as AgentStoreError
-    return { code, message, eventType }
-  }
-  throw new Error('not refused')
-}
+const refusal = refusalOf
 
 describe('isChunk', () => {
   it('is true for the three chunk types only', () => {

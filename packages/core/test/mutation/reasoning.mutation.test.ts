@@ -2,6 +2,7 @@ import type { Message, ReasoningEncryptedValueEvent, ReasoningMessageStartEvent 
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
 import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from '../../src/reduce/reasoning'
+import { refusalOf } from '../helpers'
 
 // Reasoning messages and encrypted values pinned: the exact message a start makes, which holder
 // gets an encrypted value, the exact refusals, and the identities kept when nothing changes.
@@ -10,15 +11,7 @@ const holding = (...messages: Message[]): AgentSnapshot<unknown> => ({ ...create
 const encrypted = (subtype: string, entityId: string, encryptedValue: string) =>
   ({ type: 'REASONING_ENCRYPTED_VALUE', subtype, entityId, encryptedValue }) as unknown as ReasoningEncryptedValueEvent
 const call = (id: string, more: Record<string, unknown> = {}) => ({ id, type: 'function' as const, function: { name: 'n', arguments: '' }, ...more })
-const refusal = (run: () => unknown) => {
-  try {
-    run()
-  } catch (error) {
-    const { code, message, eventType } = error as AgentStoreError
-    return { code, message, eventType }
-  }
-  throw new Error('not refused')
-}
+const refusal = refusalOf
 
 describe('REASONING_MESSAGE_START', () => {
   it('makes an empty reasoning message with only the fields sent, its metadata a copy', () => {

@@ -1,20 +1,13 @@
 import type { Event, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentSnapshot, createAgentStore } from '../../src'
 import { checkEvent, reduceEvent } from '../../src/reduce'
+import { refusalOf } from '../helpers'
 
 // The entry of the reducers pinned: checkEvent's exact refusals and that it returns the event
 // itself; reduceEvent's dispatch of every type, chunks applied whole, and the rest left alone.
 
-const refusal = (event: unknown) => {
-  try {
-    checkEvent(event)
-  } catch (error) {
-    const { code, message, eventType } = error as AgentStoreError
-    return { code, message, eventType }
-  }
-  throw new Error('not refused')
-}
+const refusal = (event: unknown) => refusalOf(() => checkEvent(event))
 const blank = (...messages: Message[]): AgentSnapshot<unknown> => ({ ...createAgentStore({ initialState: {} }).getState(), messages })
 const as = (event: Record<string, unknown>) => event as unknown as Event
 

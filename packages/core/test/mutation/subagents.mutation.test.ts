@@ -2,7 +2,7 @@ import type { BaseEvent, SubagentErrorEvent, SubagentFinishedEvent, SubagentStar
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore, type Subagent } from '../../src'
 import { abandonSubagents, reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from '../../src/reduce/subagents'
-import { ev } from '../helpers'
+import { ev, refusalOf } from '../helpers'
 
 // SUBAGENT_* pinned: the exact entry (fields present only when sent, earlier ends dropped), the
 // metadata carried across a continuation, the exact refusals, and what stays identical.
@@ -29,15 +29,7 @@ const inRun = (runId: string | undefined, subagents: Subagent[] = []): AgentSnap
   subagents,
 })
 
-const refusal = (run: () => unknown) => {
-  try {
-    run()
-  } catch (error) {
-    const { code, message, eventType } = error as AgentStoreError
-    return { code, message, eventType }
-  }
-  throw new Error('not refused')
-}
+const refusal = refusalOf
 
 describe('SUBAGENT_STARTED', () => {
   it('an entry with only the fields sent, after the earlier ones, which keep their identity', () => {

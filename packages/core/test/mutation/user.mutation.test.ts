@@ -2,7 +2,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
-import { ev } from '../helpers'
+import { ev, rejectionOf } from '../helpers'
 
 // The user's commands pinned through the public API: setState (outside and during a run), and
 // the answers (which confirmation, the checks they pass, what they commit and what they send).
@@ -146,14 +146,7 @@ async function withConfirmations(interrupts: Record<string, unknown>[], argument
   return { agent, store }
 }
 
-const refusal = async (promise: Promise<void>) => {
-  try {
-    await promise
-  } catch (error) {
-    return { code: (error as AgentStoreError).code, message: (error as AgentStoreError).message }
-  }
-  return undefined
-}
+const refusal = rejectionOf
 
 describe('answers', () => {
   it('without an id, answer the only open confirmation; with several, say how many', async () => {
