@@ -574,6 +574,24 @@ describe('answers', () => {
   })
 })
 
+describe('a resumed run dropped after delivery', () => {
+  it('rebuilt by the replay, delivers its answers again: the outbox goes and its interrupts stay answered', () => {
+    const m = machine()
+    m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })])
+    m.step({ type: 'answer', id: 'i1', answer: { kind: 'approve', edits: undefined }, options: undefined, now: 0, runId: 'q2', messageId: 'mq2' })
+    m.events([ev.runStarted('q2')], 'q2')
+    m.step({ type: 'failed', requestId: 'q2', error: new AgentStoreError('TRANSPORT', 'network') })
+    expect(m.model.rejoin?.start.outbox).toBeDefined()
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    m.events([ev.runStarted('q2')], 'c1')
+    expect(m.model.outbox).toBeUndefined()
+    expect(m.model.request).toMatchObject({ id: 'c1', delivered: true })
+    expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
+    m.events([ev.runFinished('q2', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })], 'c1')
+    expect(m.model.snapshot).toMatchObject({ status: 'idle', confirmations: [] })
+  })
+})
+
 describe('dropRequest', () => {
   it('a request that fails before any event leaves nothing to rejoin', () => {
     const m = machine()

@@ -223,6 +223,11 @@ describe('events through apply()', () => {
           ev.textStart('a0'),
           ev.text('a0', 'Suspended'),
           ev.textEnd('a0'),
+          // Another call the conversation shows: only the answered call's own id counts.
+          ev.toolStart('seen', 'read', 'a1'),
+          ev.toolArgs('seen', '{}'),
+          ev.toolEnd('seen'),
+          ev.toolResult('r0', 'seen', 'ok'),
           interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'hidden' }]),
         ],
         (input) => [
@@ -244,7 +249,7 @@ describe('events through apply()', () => {
         .getState()
         .messages.filter((m) => m.role === 'tool')
         .map((m) => m.id),
-    ).toStrictEqual(['res2'])
+    ).toStrictEqual(['r0', 'res2'])
   })
 
   it('reset() clears everything and takes the new state', () => {
@@ -467,5 +472,28 @@ describe('more of the transition, through the store', () => {
     const running = store.run()
     expect(store.getState().messages).toBe(messages)
     await running
+  })
+
+  it('apply() during a run() applies its events to that run', async () => {
+    const agent = new OpenAgent()
+    const store = createAgentStore<S>({ agent, initialState: { n: 0 } })
+    const running = store.run()
+    store.apply(ev.delta({ op: 'replace', path: '/n', value: 2 }))
+    expect(store.getState()).toMatchObject({ status: 'running', state: { n: 2 } })
+    agent.streams[0]!.next(ev.runFinished(agent.inputs[0]!.runId))
+    await running
+    expect(store.getState()).toMatchObject({ status: 'idle', committed: { n: 2 } })
+  })
+
+  it('a TOOL_CALL_CHUNK drafts like the TOOL_CALL_START and _ARGS it stands for', () => {
+    const store = createAgentStore<S>({ initialState: { doc: 'old' } })
+    store.apply([
+      ev.runStarted('r1'),
+      predict('doc', 'write', 'doc'),
+      { type: 'TOOL_CALL_CHUNK', toolCallId: 'w1', toolCallName: 'write', parentMessageId: 'a1', delta: '{"doc":"dr' } as BaseEvent,
+      { type: 'TOOL_CALL_CHUNK', toolCallId: 'w1', delta: 'aft"}' } as BaseEvent,
+    ])
+    expect(store.getState().state).toStrictEqual({ doc: 'draft' })
+    expect(store.getState().committed).toStrictEqual({ doc: 'old' })
   })
 })
