@@ -95,6 +95,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   try {
     event = checkEvent(raw)
   } catch (error) {
+    // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
   if (event === undefined) {
@@ -112,6 +113,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     if (isTerminal(event.type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
     return { model: next, effects: effects.length > 0 ? effects : none, accepted: event }
   } catch (error) {
+    // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }
@@ -316,6 +318,7 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
   if (request.rejoining) return { model: { ...model, request: undefined }, effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
+  // Stryker disable next-line ArrayDeclaration: a failed ending closes the open steps itself
   const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
 }
@@ -366,6 +369,7 @@ export function startRequest<S>(
     server: snapshot.committed,
     edit: undefined,
     userEdits: [],
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: replaced below by the request with its start before anything reads it
     request: { id: runId, delivered: false },
     rejoin: undefined,
     settings,
@@ -381,6 +385,7 @@ export function startRequest<S>(
     forwardedProps: settings.forwardedProps,
     ...(resume?.resume ? { resume: resume.resume } : {}),
   }
+  // Stryker disable next-line ArrayDeclaration: a throwaway list: no edit is pending at a run's start, so settle reports nothing into it
   const settled = settle(withRun, withRun.snapshot, [], config)
   const start = { ...settled, request: undefined }
   return {
