@@ -779,3 +779,20 @@ describe('details of the transition', () => {
     expect(m.model.snapshot.state).toStrictEqual({ n: 0, doc: 'one' })
   })
 })
+
+describe('dropRequest while a reconnect is rejoining (a thread saved during the replay, then restored)', () => {
+  it('lets the request go without a run to end', () => {
+    const m = machine()
+    m.run('q1')
+    m.events([ev.runStarted('q1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'reconnect', requestId: 'c1' })
+    expect(m.model.run).toBeUndefined()
+    const thread = m.model.snapshot
+    const { model, effects } = dropRequest(m.model, undefined, m.config)
+    expect(effects).toStrictEqual([])
+    expect(model.request).toBeUndefined()
+    expect(model.snapshot.state).toStrictEqual(thread.state)
+    expect(model.snapshot.messages).toBe(thread.messages)
+  })
+})
