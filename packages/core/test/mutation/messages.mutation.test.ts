@@ -432,3 +432,19 @@ describe('messagesForServer', () => {
     expect(sent[1]).toBe(messages[2])
   })
 })
+
+describe('what an event leaves of the snapshot before it', () => {
+  it('a result placed between messages leaves the earlier message array as it was', () => {
+    const { store: s } = store(ev.toolStart('c1', 'a', 'm1'), ev.textStart('m2'))
+    const before = s.getState().messages
+    s.apply(ev.toolResult('r1', 'c1', 'one'))
+    expect(before.map((m) => m.id)).toStrictEqual(['m1', 'm2'])
+    expect(s.getState().messages.map((m) => m.id)).toStrictEqual(['m1', 'r1', 'm2'])
+  })
+
+  it('text appended to a message whose content is not a string starts from the empty string', () => {
+    const parts = [{ type: 'text', text: 'look' }]
+    const { store: s } = store(snapshotOf([{ id: 'u1', role: 'user', content: parts } as unknown as Message]), ev.text('u1', 'more'))
+    expect(s.getState().messages).toStrictEqual([{ id: 'u1', role: 'user', content: 'more' }])
+  })
+})

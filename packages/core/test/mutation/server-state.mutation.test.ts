@@ -355,3 +355,36 @@ describe('the validator under drafts', () => {
     expect(errors.map((e) => [e.code, e.message])).toStrictEqual([['VALIDATION', 'State rejected by the validator: no 2']])
   })
 })
+
+describe('what a run records as there before it', () => {
+  it('a confirmation tool call from before the run is not this run’s confirmation', () => {
+    const s = createAgentStore<S>({ initialState: {}, confirmTools: ['confirm'] })
+    s.apply({
+      type: 'MESSAGES_SNAPSHOT',
+      messages: [{ id: 'm0', role: 'assistant', toolCalls: [{ id: 'k0', type: 'function', function: { name: 'confirm', arguments: '{}' } }] }],
+    } as never)
+    s.apply([ev.runStarted(), ev.runFinished()])
+    expect(s.getState().confirmations).toStrictEqual([])
+    s.apply([ev.runStarted('r2'), ev.toolStart('k1', 'confirm', 'm1'), ev.toolArgs('k1', '{}'), ev.toolEnd('k1'), ev.runFinished('r2')])
+    expect(s.getState().confirmations.map((c) => c.id)).toStrictEqual(['k1'])
+  })
+
+  it('a failed run keeps a message from before it that held only the call it cut', () => {
+    const { store: s } = store({})
+    s.apply({ type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'm0', role: 'assistant' }] } as never)
+    s.apply([ev.runStarted(), ev.toolStart('c1', 'write', 'm0'), ev.toolArgs('c1', '{"a'), ev.runError('boom')])
+    expect(s.getState().messages).toStrictEqual([{ id: 'm0', role: 'assistant' }])
+  })
+
+  it('an error shown before a server change stays when the user’s edit rebases without conflict', () => {
+    const { store: s } = store({ doc: 'x', n: 0 })
+    s.apply(ev.runStarted())
+    s.setState((v) => ({ ...v, n: 1 }))
+    s.apply(ev.text('ghost', 'x'))
+    const shown = s.getState().error
+    expect(shown?.code).toBe('INVALID_EVENT')
+    s.apply(ev.delta({ op: 'replace', path: '/doc', value: 'y' }))
+    expect(s.getState().state).toStrictEqual({ doc: 'y', n: 1 })
+    expect(s.getState().error).toBe(shown)
+  })
+})
