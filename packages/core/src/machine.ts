@@ -191,7 +191,15 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
 function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunStartedEvent, config: MachineConfig<S>): Model<S> {
   const { runId } = event
   const run = model.run
-  if (run && (run.runId === undefined || run.runId === runId)) return { ...model, snapshot, run: { ...run, runId } }
+  if (run?.runId === runId) return { ...model, snapshot }
+  if (run && run.runId === undefined) {
+    // Events before RUN_STARTED (apply(), or a server that sends its tool calls first) opened this
+    // run unnamed: its drafts take the name too, so the run's end settles them.
+    const drafts = model.drafts.some((draft) => draft.runId === undefined)
+      ? model.drafts.map((draft) => (draft.runId === undefined ? { ...draft, runId } : draft))
+      : model.drafts
+    return { ...model, snapshot, drafts, run: { ...run, runId } }
+  }
   if (!run) return { ...model, snapshot, run: newRun(model, runId, undefined, config) }
   // A new run through apply() while an earlier one never ended: that one is settled as truncated
   // (its drafts, subagents and cut calls), and the new one starts from what that leaves.
@@ -230,6 +238,8 @@ function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, c
  */
 export function dropRequest<S>(model: Model<S>, error: AgentStoreError | undefined, config: MachineConfig<S>): { model: Model<S>; effects: Effect[] } {
   const request = model.request!
+  // A replay cut short (a thread saved while reconnect() ran): the run it was after is still the one to rejoin.
+  if (request.rejoining) return { model: { ...model, request: undefined }, effects: [] }
   if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
   const runId = model.run?.runId ?? request.id
   const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)

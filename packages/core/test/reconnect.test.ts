@@ -189,6 +189,30 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     expect(store.getState().status).toBe('idle')
     expect(agent.inputs).toHaveLength(2)
   })
+
+  it('a thread saved while reconnect() replays is still rejoinable once restored, and re-attaches by itself', async () => {
+    const expected = await uninterrupted()
+    const agent = new ReplayingAgent()
+    const store = createAgentStore<Doc>({ agent, initialState: {}, threadId: 't1', onError: () => {} })
+    agent.dropAfter = 6
+    await store.run({ message: { id: 'u1', role: 'user', content: 'Write a story' } })
+    const reconnecting = store.reconnect()
+    // Saved before the replay's first event: the request in the thread is the replay itself.
+    const saved = JSON.parse(JSON.stringify(store.serialize()))
+    store.abort()
+    await reconnecting
+
+    // The same server, seen from the reloaded page: it has the thread's runs so far.
+    const restoredAgent = new ReplayingAgent()
+    restoredAgent.log.push(...agent.log)
+    restoredAgent.inputs.push(...agent.inputs)
+    const restored = createAgentStore<Doc>({ agent: restoredAgent, initialState: {}, restore: saved, onError: () => {} })
+    await waitFor(() => restoredAgent.connects.length === 1 && restored.getState().status === 'idle')
+    expect(restoredAgent.connects[0]!.runId).toBe(agent.inputs[0]!.runId)
+    expect(visible(restored.getState()).messages).toEqual(expected.snapshot.messages.slice(0, 4))
+    await restored.run({ message: { id: 'u2', role: 'user', content: 'Thanks' } })
+    expect(visible(restored.getState())).toEqual(expected.snapshot)
+  })
 })
 
 async function waitFor(condition: () => boolean) {

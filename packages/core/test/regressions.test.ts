@@ -1898,3 +1898,22 @@ describe('maxStateBytes is a bound that holds for every op', () => {
     expect(errors.some((e) => e.code === 'LIMIT_EXCEEDED' && e.limit === 'maxStateBytes')).toBe(true)
   })
 })
+
+describe('drafts made before RUN_STARTED (found by the machine mutation run)', () => {
+  it('take the run id RUN_STARTED gives, so RUN_FINISHED commits them and no prediction stays', () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'old' } })
+    store.apply([...writeDocument('a'), ev.runStarted('r5'), ev.runFinished('r5')])
+    expect(store.getState().status).toBe('idle')
+    expect(store.getState().state).toStrictEqual({ document: 'a' })
+    expect(store.getState().committed).toStrictEqual({ document: 'a' })
+    expect(store.getState().predictions).toStrictEqual([])
+  })
+
+  it('are discarded with their run when a later RUN_STARTED supersedes it', () => {
+    const store = createAgentStore<Doc>({ initialState: { document: 'old' } })
+    store.apply([...writeDocument('a'), ev.runStarted('r5'), ev.runStarted('r6'), ev.runFinished('r6')])
+    expect(store.getState().state).toStrictEqual({ document: 'old' })
+    expect(store.getState().committed).toStrictEqual({ document: 'old' })
+    expect(store.getState().predictions).toStrictEqual([])
+  })
+})
