@@ -333,3 +333,39 @@ describe('validators', () => {
     expect(errors).toStrictEqual([])
   })
 })
+
+describe('states that are not objects, and the default limits', () => {
+  it('a STATE_SNAPSHOT of a string, a number or null is the state, with no error', () => {
+    for (const value of ['just text', 42, null, true]) {
+      const { store: created, errors } = store({})
+      created.apply(ev.snapshot(value))
+      expect(created.getState().state).toBe(value)
+      expect(created.getState().committed).toBe(value)
+      expect(errors).toStrictEqual([])
+    }
+  })
+
+  it('a delta that replaces the whole state with a primitive is applied, and the next delta too', () => {
+    const { store: created, errors } = store({ a: 1 })
+    created.apply(ev.delta({ op: 'replace', path: '', value: 'whole' }))
+    expect(created.getState().state).toBe('whole')
+    created.apply(ev.delta({ op: 'replace', path: '', value: { b: 2 } }))
+    expect(created.getState().state).toStrictEqual({ b: 2 })
+    expect(errors).toStrictEqual([])
+  })
+
+  it('without limits given, a state of 513 containers nested is refused (maxDepth 512) and one of 512 is taken', () => {
+    const nested = (levels: number) => {
+      let value: unknown = 0
+      for (let i = 1; i < levels; i++) value = [value]
+      return value
+    }
+    const { store: created, errors } = store({})
+    // The object and the arrays around the innermost 0: `nested(n)` holds n - 1 arrays.
+    created.apply(ev.snapshot({ deep: nested(513) }))
+    expect(errors.map((e) => [e.code, e.limit])).toStrictEqual([['LIMIT_EXCEEDED', 'maxDepth']])
+    created.apply(ev.snapshot({ deep: nested(512) }))
+    expect(errors).toHaveLength(1)
+    expect(created.getState().state).toStrictEqual({ deep: nested(512) })
+  })
+})
