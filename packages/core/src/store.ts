@@ -162,9 +162,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     if (result.model !== before) touched = true
     // The user's own commands are written at once: an edit made just before a reload is not lost.
     if (persister && result.model !== before) persister.changed(input.type !== 'event' || isUrgent(before, result.model))
-    // Guarded: most streamed tokens have no observer and no effect, and pay no iterator.
-    if (observers.length > 0) for (const observer of observers) observer(input, before, result.model)
-    if (result.effects.length > 0) for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
+    for (const observer of observers) observer(input, before, result.model)
+    for (const effect of result.effects) if (!replaying || effect.type !== 'start') perform(effect)
     if (result.accepted && eventListeners.size > 0) showEvent(result.accepted)
   }
 
