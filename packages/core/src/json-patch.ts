@@ -84,7 +84,7 @@ export function applyPatch<T>(document: T, operations: readonly unknown[], limit
   if (operations.length > maxOps) {
     return failure(maxOps, operations[maxOps], `more than ${maxOps} operations`, 'maxOpsPerDelta')
   }
-  const patcher = new Patcher(document, limits.maxDepth ?? DEFAULT_MAX_DEPTH, limits.maxSize)
+  const patcher = new Patcher(document, limits.maxDepth ?? DEFAULT_MAX_DEPTH, limits.maxSize, operations.length > 1)
   for (let i = 0; i < operations.length; i++) {
     try {
       patcher.apply(operations[i])
@@ -112,14 +112,21 @@ function failure(opIndex: number, operation: unknown, reason: string, limit?: Pa
 
 class Patcher {
   changed = false
-  /** Containers this patch copied: nothing else can see them, so later ops write them in place. */
-  private readonly fresh = new Set<object>()
+  /**
+   * Containers this patch copied: nothing else can see them, so later ops write them in place.
+   * A one-op patch has no later op: it skips the set (most deltas are one op, and the set was a
+   * third of what a one-op patch allocates).
+   */
+  private readonly fresh: Set<object> | undefined
 
   constructor(
     public root: unknown,
     private readonly maxDepth: number,
     private readonly maxSize: number | undefined,
-  ) {}
+    severalOps: boolean,
+  ) {
+    this.fresh = severalOps ? new Set() : undefined
+  }
 
   apply(operation: unknown): void {
     if (!isPlainObject(operation)) reject('an operation must be an object')
@@ -144,7 +151,7 @@ class Patcher {
     if (typeof pointer !== 'string') reject(`missing '${field}'`)
     const tokens = parsePointer(pointer)
     if (!tokens) reject(`invalid pointer in '${field}'`)
-    if (writes && tokens.some((token) => FORBIDDEN.has(token))) reject(`'${field}' writes a forbidden key`)
+    if (writes) for (const token of tokens) if (FORBIDDEN.has(token)) reject(`'${field}' writes a forbidden key`)
     return tokens
   }
 
@@ -182,14 +189,13 @@ class Patcher {
 
   /** The containers from the root down to the parent of the last token (read-only). */
   private parents(path: readonly string[]): Container[] {
-    const parentPath = path.slice(0, -1)
     const chain: Container[] = []
     let node = this.root
     for (let i = 0; ; i++) {
       if (!isContainer(node)) reject(i === 0 ? 'the document is not a container' : 'parent is not an object or array')
       chain.push(node)
-      if (i === parentPath.length) return chain
-      node = this.getChild(node, parentPath[i]!)
+      if (i === path.length - 1) return chain
+      node = this.getChild(node, path[i]!)
     }
   }
 
@@ -209,9 +215,9 @@ class Patcher {
     let parent: Container | undefined
     for (let i = 0; i < chain.length; i++) {
       let node = chain[i]!
-      if (!this.fresh.has(node)) {
+      if (!this.fresh?.has(node)) {
         node = Array.isArray(node) ? node.slice() : { ...node }
-        this.fresh.add(node)
+        this.fresh?.add(node)
         if (parent) setChild(parent, path[i - 1]!, node)
         else this.root = node
       }
@@ -280,7 +286,7 @@ class Patcher {
 
   /** After a copy the subtree sits in two places: in-place writes would show in both, so it stops being fresh. */
   private share(value: unknown): void {
-    if (this.fresh.size === 0) return
+    if (!this.fresh || this.fresh.size === 0) return
     const pending = [value]
     while (pending.length > 0) {
       const node = pending.pop()

@@ -102,21 +102,24 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
 
 // Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (when unpaired).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what it looks for.
-const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/
+const escapedCharacter = /["\\\u0000-\u001f\ud800-\udfff]/g
 
-/** The length of `JSON.stringify(text)`: quotes and escapes included. Scans only strings that need escaping. */
+/**
+ * The length of `JSON.stringify(text)`: quotes and escapes included. The regex finds the escaped
+ * characters and skips the rest natively: on prose with line breaks and quotes that is 3x faster
+ * than reading every character (measured on the bench's 32k document), and it runs whenever a
+ * growing document passes the size bound.
+ */
 export function jsonStringSize(text: string): number {
-  if (!needsEscape.test(text)) return text.length + 2
-  let size = 2
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) size += 2
-    else if (code < 0x20) size += 6
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      size += 2
-      i++
-    } else if (code >= 0xd800 && code <= 0xdfff) size += 6
-    else size++
+  let size = text.length + 2
+  escapedCharacter.lastIndex = 0
+  while (escapedCharacter.test(text)) {
+    const code = text.charCodeAt(escapedCharacter.lastIndex - 1)
+    if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) size += 1
+    else if (code < 0x20) size += 5
+    // A high surrogate with its low one is written as it is: skip the pair.
+    else if (code <= 0xdbff && (text.charCodeAt(escapedCharacter.lastIndex) & 0xfc00) === 0xdc00) escapedCharacter.lastIndex++
+    else size += 5
   }
   return size
 }

@@ -1,6 +1,33 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deepEqual, measureJson, replaceEqualDeep } from '../src/json-value'
+import { deepEqual, jsonStringSize, measureJson, replaceEqualDeep } from '../src/json-value'
 import { nestedArray } from './json-fixtures'
+
+describe('jsonStringSize', () => {
+  it('is the length of JSON.stringify for every kind of escape', () => {
+    for (const text of ['', 'plain', '"', '\\', '\b\t\n\f\r', '\u0000\u001f', '\ud83d\ude00', '\ud83d', '\ude00', '\ude00\ud83d', 'a\ud83dx', 'end\ud83d']) {
+      expect(jsonStringSize(text)).toBe(JSON.stringify(text).length)
+    }
+  })
+
+  it('agrees with JSON.stringify on any UTF-16 text, lone surrogates included', () => {
+    const anyCodeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((units) => String.fromCharCode(...units))
+    const surrogateHeavy = fc
+      .array(fc.constantFrom(0xd83d, 0xde00, 0xdbff, 0xdc00, 0x22, 0x0a, 0x01, 0x61), { maxLength: 40 })
+      .map((units) => String.fromCharCode(...units))
+    fc.assert(
+      fc.property(fc.oneof(anyCodeUnits, surrogateHeavy, fc.string({ unit: 'binary' })), (text) => {
+        expect(jsonStringSize(text)).toBe(JSON.stringify(text).length)
+      }),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it('starts every call afresh (the regex is shared)', () => {
+    expect(jsonStringSize('"'.repeat(10))).toBe(22)
+    expect(jsonStringSize('ab')).toBe(4)
+  })
+})
 
 describe('measureJson', () => {
   it('gives depth 0 to primitives and 1 to empty containers', () => {

@@ -243,7 +243,7 @@ export function draftFromArguments<S>(
   // and a partial value is never larger than the argument text it came from.
   const { maxDepth, maxStateBytes } = config.rules.limits
   // The whole state stays within the limit too: the rest of it, plus this key at the argument's size.
-  const bound = stateSize(model.server, maxDepth) + text.length + 2 * run.mappings.length
+  const bound = stateSize(model.server, config.rules) + text.length + 2 * run.mappings.length
   if (reader.depth + 1 > maxDepth || bound > maxStateBytes) {
     config.readers.delete(toolCallId)
     const limit = bound > maxStateBytes ? 'maxStateBytes' : 'maxDepth'

@@ -15,33 +15,41 @@ export const defaultLimits: AgentStoreLimits = {
 export interface StateRules<S> {
   limits: AgentStoreLimits
   validate: ((value: unknown) => S) | undefined
+  /**
+   * The last state this store measured, with its size (an upper bound on its JSON's length), so a
+   * delta is checked against maxStateBytes without measuring the whole document again: a delta
+   * costs what it touches. One slot per store rather than a WeakMap of every state: WeakMap.set
+   * was 14% of a stream of replace deltas (measured), and a state the store did not just measure
+   * (after a rollback, say) costs one exact measurement, then sits in the slot.
+   */
+  sized?: { value: unknown; size: number }
 }
 
-// The size of every accepted state, so a delta is checked against maxStateBytes without
-// measuring the whole document again: a delta costs what it touches.
-const sizeOf = new WeakMap<object, number>()
-
-function knownSize(value: unknown, maxDepth: number): number {
+function knownSize(value: unknown, rules: StateRules<unknown>): number {
   // An upper bound without reading the string (every character escapes to at most 6): a long
   // document replaced delta by delta must not be scanned each time; the exact size is measured
   // only when the bound passes the limit.
   // Stryker disable next-line ConditionalExpression,StringLiteral: without the shortcut the string is measured exactly, never more than the bound (it only costs time)
   if (typeof value === 'string') return value.length * 6 + 2
-  // Stryker disable next-line all: the cache only saves time: a value not found in it is measured exactly (WeakMap.get of a primitive is undefined)
-  if (typeof value === 'object' && value !== null) {
-    const cached = sizeOf.get(value)
-    // Stryker disable next-line ConditionalExpression: ignoring the cache measures exactly, which is never more than the remembered bound
-    if (cached !== undefined) return cached
-  }
-  const measured = measureJson(value, maxDepth + 1)
-  return measured.ok ? measured.size : Number.POSITIVE_INFINITY
+  const slot = rules.sized
+  // Stryker disable next-line all: the slot only saves time: a value not in it is measured exactly
+  if (slot !== undefined && slot.value === value) return slot.size
+  const measured = measureJson(value, rules.limits.maxDepth + 1)
+  const size = measured.ok ? measured.size : Number.POSITIVE_INFINITY
+  remember(value, size, rules)
+  return size
 }
 
 /** The size of an accepted state, as remembered (an upper bound on its JSON's length). */
-export const stateSize = (value: unknown, maxDepth: number) => knownSize(value, maxDepth)
+export const stateSize = (value: unknown, rules: StateRules<unknown>) => knownSize(value, rules)
 
-function remember(value: unknown, size: number) {
-  if (typeof value === 'object' && value !== null) sizeOf.set(value, size)
+function remember(value: unknown, size: number, rules: StateRules<unknown>) {
+  // Written in place: no allocation per delta.
+  const slot = rules.sized
+  if (slot) {
+    slot.value = value
+    slot.size = size
+  } else rules.sized = { value, size }
 }
 
 export function toValidator<S>(validate: StateValidator<S> | undefined): ((value: unknown) => S) | undefined {
@@ -89,7 +97,7 @@ export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>,
     throw new AgentStoreError('INVALID_STATE', `${source}: ${measured.reason}`, { path: measured.path })
   }
   const shared = replaceEqualDeep(previous, next)
-  remember(shared, measured.size)
+  remember(shared, measured.size, rules)
   return shared as S
 }
 
@@ -111,7 +119,7 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
   // An upper bound: the previous size plus everything inserted, each with its key, quotes, colon
   // and comma. Only when that bound passes the limit is the result measured exactly, so a stream
   // of small deltas never pays O(state) each.
-  let bound = knownSize(current, maxDepth)
+  let bound = knownSize(current, rules)
   for (const operation of operations) {
     const { op, path, value } = operation as { op: string; path: string; value?: unknown }
     if (op === 'copy') bound = Number.POSITIVE_INFINITY
@@ -119,7 +127,7 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
     // Stryker disable next-line MethodExpression: the whole path is longer than its last key: a larger bound only means an exact measurement sooner
     bound += jsonStringSize(path.slice(path.lastIndexOf('/') + 1)) + 2
     // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: counting a move's or an absent value only enlarges the bound (undefined measures as Infinity), so the exact check runs sooner
-    if (value !== undefined && op !== 'move') bound += knownSize(value, maxDepth)
+    if (value !== undefined && op !== 'move') bound += knownSize(value, rules)
   }
   let size = bound
   if (bound > maxStateBytes) {
@@ -129,6 +137,6 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
     }
     size = measured.size
   }
-  remember(result.value, size)
+  remember(result.value, size, rules)
   return result.value as S
 }
