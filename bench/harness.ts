@@ -65,14 +65,18 @@ export async function measure<TContext>(options: MeasureOptions<TContext>): Prom
  */
 export async function measureInterleaved<const TList extends readonly MeasureOptions<unknown>[]>(
   list: TList,
-  rounds: { warmup?: number; trials?: number },
+  rounds: { warmup?: number; trials?: number; alternate?: boolean },
 ): Promise<{ [K in keyof TList]: Timing }> {
-  const { warmup = 1, trials = 5 } = rounds
+  const { warmup = 1, trials = 5, alternate = false } = rounds
   const samples = list.map((): number[] => [])
   collectGarbage()
   for (let round = 0; round < warmup + trials; round++) {
-    for (const [i, options] of list.entries()) {
-      const elapsed = await timeOnce(options)
+    // Alternating the order every round: whatever one contender leaves behind (garbage, a cold
+    // cache) falls on the others in turn, not always on the one that runs after it.
+    const order = [...list.keys()]
+    if (alternate && round % 2 === 1) order.reverse()
+    for (const i of order) {
+      const elapsed = await timeOnce(list[i]!)
       if (round >= warmup) samples[i]!.push(elapsed)
     }
   }
@@ -122,6 +126,21 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The samples behind a median, for a note: "median of 7 after 2 warm-ups (min 1.2 ms, max 1.5 ms)". */
+/**
+ * The median of the per-round ratios a[i] / b[i] of two timings measured in the same interleaved
+ * rounds. Each pair ran back to back, so a burst of load from elsewhere weighs on both halves of a
+ * pair alike; the ratio of the two medians mixes rounds that ran under different loads.
+ */
+export function pairedRatio(a: Timing, b: Timing): number {
+  if (a.samples.length !== b.samples.length) throw new Error('paired timings need the same rounds')
+  return median(a.samples.map((value, i) => value / b.samples[i]!))
+}
+
+/** How a paired ratio was found, with the ratio of the medians beside it for comparison. */
+export function describePairedRatio(a: Timing, b: Timing): string {
+  return `median of ${a.samples.length} per-round ratios (each pair measured back to back); ratio of the medians ${formatRatio(a.median / b.median)}, of the minimums ${formatRatio(a.min / b.min)}`
+}
+
 export function describeTiming(timing: Timing): string {
   const warmups = timing.warmup === 0 ? 'no warm-up' : `${timing.warmup} warm-up${timing.warmup === 1 ? '' : 's'}`
   return `median of ${timing.samples.length} after ${warmups} (min ${formatTime(timing.min)}, max ${formatTime(timing.max)})`

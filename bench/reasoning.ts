@@ -4,7 +4,7 @@
 
 import { type BaseEvent, EventType, type Message } from '@ag-ui/core'
 import { assertProductionMode, buildText, clientRunAgent, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
-import { describeTiming, formatCount, formatRatio, formatTime, measureInterleaved, type Row } from './harness'
+import { describePairedRatio, describeTiming, formatCount, formatRatio, formatTime, measureInterleaved, pairedRatio, type Row } from './harness'
 
 const SCENARIO = '5. Streamed reasoning message'
 const CHUNK = 4
@@ -42,10 +42,11 @@ export async function benchReasoning(): Promise<Row[]> {
       expectStreamed(store.getState().messages, role, text, `store.apply ${kind} ${label}`),
     )
   }
-  const [reasoning32, reasoning128, text32, text128] = await measureInterleaved(
-    [applyOf('32k', 'reasoning'), applyOf('128k', 'reasoning'), applyOf('32k', 'text'), applyOf('128k', 'text')],
+  // Each 128k pair runs back to back, in alternating order, and is compared round by round.
+  const [reasoning32, text32, reasoning128, text128] = await measureInterleaved(
+    [applyOf('32k', 'reasoning'), applyOf('32k', 'text'), applyOf('128k', 'reasoning'), applyOf('128k', 'text')],
     // Twice the usual trials: the two paths are compared to 10%, finer than this machine's noise per trial.
-    { warmup: STORE_TRIALS.warmup, trials: STORE_TRIALS.trials * 2 + 1 },
+    { warmup: STORE_TRIALS.warmup, trials: STORE_TRIALS.trials * 2 + 1, alternate: true },
   )
   const [client32] = await measureInterleaved(
     [
@@ -56,7 +57,7 @@ export async function benchReasoning(): Promise<Row[]> {
     { warmup: 1, trials: 3 },
   )
   const linear = reasoning128.median / reasoning32.median
-  const versusText = reasoning128.median / text128.median
+  const versusText = pairedRatio(reasoning128, text128)
   return [
     {
       name: 'events',
@@ -73,6 +74,7 @@ export async function benchReasoning(): Promise<Row[]> {
       // One code path for both: any difference is the machine's noise, hence the 10% allowance.
       target: '≤ 1.1× (at least as fast; same path)',
       pass: versusText <= 1.1,
+      note: describePairedRatio(reasoning128, text128),
     },
     { name: '@ag-ui/client runAgent reasoning 32k', value: formatTime(client32.median), note: describeTiming(client32) },
     { name: 'speed-up at 32k: @ag-ui/client / store.apply', value: formatRatio(client32.median / reasoning32.median) },
