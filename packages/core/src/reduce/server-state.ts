@@ -76,6 +76,7 @@ export function settle<S>(
     view = withKey(view, draft.stateKey, value)
   }
   const committed = deriveCommitted(view, model.drafts, snapshot.committed)
+  // Stryker disable next-line LogicalOperator: every caller passes a snapshot whose committed is the model's own, so either test decides alone
   if (committed !== snapshot.committed && committed !== model.snapshot.committed) checkState(committed, config.rules)
   const predictions = derivePredictions(view, model.drafts, snapshot.predictions)
   // Copied field by field, not spread with overrides: every state event comes through here.
@@ -228,6 +229,7 @@ export function draftFromArguments<S>(
 ): Model<S> {
   let run = model.run
   const tool = run?.streaming[toolCallId]
+  // Stryker disable next-line LogicalOperator: without a run there is no streaming tool, and a run's call that is not streaming maps no tool: either way nothing is drafted and the snapshot is all that changes
   if (!run || tool === undefined) return withSnapshot(model, snapshot)
   const complete = delta === undefined
   if (complete) {
