@@ -223,6 +223,16 @@ describe('the argument text a call drafts from', () => {
     expect(s.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'count', stateKey: 'n', value: 345, complete: true }])
   })
 
+  it('in a restored thread: the end of the call reads the whole text, a bare number known only at its end', () => {
+    const { store: a } = store({ n: 0 })
+    a.apply([ev.runStarted(), predict('n', 'count'), ev.toolStart('c1', 'count', 'm1'), ev.toolArgs('c1', '4'), ev.toolArgs('c1', '2')])
+    expect(a.getState().state).toStrictEqual({ n: 0 })
+    const b = createAgentStore<S>({ initialState: { n: 0 }, restore: a.serialize() })
+    b.apply(ev.toolEnd('c1'))
+    expect(b.getState().state).toStrictEqual({ n: 42 })
+    expect(b.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'count', stateKey: 'n', value: 42, complete: true }])
+  })
+
   it('gone from the messages: the end of the call completes the draft as it was, within the limits', () => {
     // {"doc":""} is 10 bytes, plus 2 for the mapping: the text '{"doc":"ab' (10) makes 22.
     const { store: s, errors } = store({ doc: '' }, { limits: { maxStateBytes: 28 } })
