@@ -283,7 +283,9 @@ function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
   const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
   const before = start.snapshot.committed
   const now = model.snapshot.committed
-  if (before === now || !isPlainObject(before) || !isPlainObject(now)) return rebuilt
+  if (before === now) return rebuilt
+  // A state that is not an object (an array, a primitive) was edited as a whole.
+  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config).model
   let state = rebuilt.snapshot.state as Record<string, unknown>
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     if (before[key] === now[key]) continue

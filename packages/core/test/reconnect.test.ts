@@ -135,6 +135,58 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     expect(store.getState().status).toBe('idle')
   })
 
+  it("keeps the user's edit of a state that is not an object, as the same edit made during the run", async () => {
+    // A list state: the server appends twice; the user appends once.
+    class ListAgent extends ReplayingAgent {
+      override run(input: RunAgentInput): Observable<BaseEvent> {
+        const events = [
+          ev.runStarted(input.runId),
+          ev.delta({ op: 'add', path: '/-', value: 'b' }),
+          ev.delta({ op: 'add', path: '/-', value: 'c' }),
+          ev.runFinished(input.runId),
+        ]
+        this.inputs.push(structuredClone(input))
+        this.log.push(...events)
+        const limit = this.dropAfter ?? events.length
+        this.dropAfter = undefined
+        return new Observable<BaseEvent>((subscriber) => {
+          const timer = setTimeout(() => {
+            for (const event of events.slice(0, limit)) subscriber.next(event)
+            if (limit < events.length) subscriber.error(new TypeError('network error'))
+            else subscriber.complete()
+          }, 0)
+          return () => clearTimeout(timer)
+        })
+      }
+    }
+    const append = (previous: unknown) => [...(previous as string[]), 'mine']
+
+    // The reference: the same edit made while the run streams, right after RUN_STARTED.
+    const reference = createAgentStore<unknown>({ agent: new ListAgent(), initialState: ['a'] })
+    let edited = false
+    reference.subscribe((snapshot) => {
+      if (!edited && snapshot.run?.runId !== undefined && snapshot.status === 'running') {
+        edited = true
+        reference.setState(append)
+      }
+    })
+    await reference.run({ message: 'List' })
+    expect(edited).toBe(true)
+
+    const agent = new ListAgent()
+    const store = createAgentStore<unknown>({ agent, initialState: ['a'], onError: () => {} })
+    agent.dropAfter = 2
+    await store.run({ message: 'List' })
+    expect(store.getState().state).toEqual(['a'])
+    store.setState(append)
+    expect(store.getState().state).toEqual(['a', 'mine'])
+    await store.reconnect()
+    expect(store.getState().status).toBe('idle')
+    expect(store.getState().state).toContain('mine')
+    expect(store.getState().state).toEqual(reference.getState().state)
+    expect(store.getState().committed).toEqual(reference.getState().committed)
+  })
+
   it('a thread saved while its run streamed re-attaches by itself when restored', async () => {
     const agent = new ReplayingAgent()
     const store = createAgentStore<Doc>({ agent, initialState: {}, threadId: 't1' })
