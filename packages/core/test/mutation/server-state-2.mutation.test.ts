@@ -340,7 +340,7 @@ describe('a PredictState while calls stream', () => {
 })
 
 describe('a resumed run’s answered calls', () => {
-  it('a result for the answered call no message shows is dropped; one for a call shown is kept', async () => {
+  it('a result for an answered call no message shows is dropped, beside an answer that names no call', async () => {
     const errors: AgentStoreError[] = []
     const agent = new ScriptedAgent({
       runs: [
