@@ -40,8 +40,13 @@ class ReplayingAgent extends AbstractAgent {
     super({ threadId: 't1' })
   }
 
+  /** The events the server sends for a run: overridden by agents with another script. */
+  protected script(input: RunAgentInput, index: number): BaseEvent[] {
+    return script(input, index)
+  }
+
   run(input: RunAgentInput): Observable<BaseEvent> {
-    const events = script(input, this.inputs.length)
+    const events = this.script(input, this.inputs.length)
     this.inputs.push(structuredClone(input))
     this.log.push(...events)
     const limit = this.dropAfter ?? events.length
@@ -138,25 +143,13 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
   it("keeps the user's edit of a state that is not an object, as the same edit made during the run", async () => {
     // A list state: the server appends twice; the user appends once.
     class ListAgent extends ReplayingAgent {
-      override run(input: RunAgentInput): Observable<BaseEvent> {
-        const events = [
+      protected override script(input: RunAgentInput): BaseEvent[] {
+        return [
           ev.runStarted(input.runId),
           ev.delta({ op: 'add', path: '/-', value: 'b' }),
           ev.delta({ op: 'add', path: '/-', value: 'c' }),
           ev.runFinished(input.runId),
         ]
-        this.inputs.push(structuredClone(input))
-        this.log.push(...events)
-        const limit = this.dropAfter ?? events.length
-        this.dropAfter = undefined
-        return new Observable<BaseEvent>((subscriber) => {
-          const timer = setTimeout(() => {
-            for (const event of events.slice(0, limit)) subscriber.next(event)
-            if (limit < events.length) subscriber.error(new TypeError('network error'))
-            else subscriber.complete()
-          }, 0)
-          return () => clearTimeout(timer)
-        })
       }
     }
     const append = (previous: unknown) => [...(previous as string[]), 'mine']
