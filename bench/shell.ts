@@ -20,6 +20,7 @@ import {
   formatTime,
   type MeasureOptions,
   measureInterleaved,
+  median,
   pairedRatio,
   type Row,
   type Timing,
@@ -86,8 +87,7 @@ function shareOfRun(apply: Timing, transitionAlone: Timing, run: Timing): number
 
 /** The median of the per-round differences a[i] - b[i]. */
 function pairedDifference(a: Timing, b: Timing): number {
-  const differences = a.samples.map((value, i) => value - b.samples[i]!).sort((x, y) => x - y)
-  return differences[differences.length >> 1]!
+  return median(a.samples.map((value, i) => value - b.samples[i]!))
 }
 
 export async function benchShell(): Promise<Row[]> {
