@@ -23,12 +23,16 @@ export function ownEvent(event: unknown): unknown {
   return copy ?? event
 }
 
-/** A STATE_DELTA's ops whose values are all primitives: nothing in it can alias the state. */
+/**
+ * A STATE_DELTA whose ops' values are all primitives: nothing in it can alias the state, since an
+ * op's `value` is the only part of it that enters the state (`from` and `path` are strings).
+ */
 function isFlatPatch(delta: unknown): boolean {
   if (!Array.isArray(delta)) return false
   for (const op of delta) {
     if (typeof op !== 'object' || op === null) return false
-    for (const key in op) if (typeof op[key] === 'object' && op[key] !== null) return false
+    const value = (op as { value?: unknown }).value
+    if (typeof value === 'object' && value !== null) return false
   }
   return true
 }
