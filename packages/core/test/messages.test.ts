@@ -98,6 +98,43 @@ describe('tool calls', () => {
   })
 })
 
+describe('streaming into a message with fields of its own', () => {
+  // The store copies its own message shapes field by field; any other shape must keep every field, in order.
+  it('keeps every field of a message and a tool call from a snapshot, in their order, while text and arguments stream', () => {
+    const store = createAgentStore({ initialState: {} })
+    const text = { role: 'assistant', id: 'a1', content: 'Hi' }
+    const named = { id: 'a3', role: 'assistant', content: '', name: 'planner' }
+    const call = { id: 'c1', type: 'function', function: { name: 'write', arguments: '{"a":', strict: true }, index: 0 }
+    const withCalls = { id: 'a2', role: 'assistant', toolCalls: [call], encryptedValue: 'sealed' }
+    store.apply({ type: 'MESSAGES_SNAPSHOT', messages: [text, withCalls, named] } as never)
+    store.apply([ev.text('a1', ' there'), ev.toolArgs('c1', '1}'), ev.text('a3', 'ok')])
+    const [first, second, third] = store.getState().messages as [Message, AssistantMessage, Message]
+    expect(first).toStrictEqual({ role: 'assistant', id: 'a1', content: 'Hi there' })
+    expect(Object.keys(first)).toEqual(['role', 'id', 'content'])
+    expect(third).toStrictEqual({ id: 'a3', role: 'assistant', content: 'ok', name: 'planner' })
+    expect(second).toStrictEqual({
+      id: 'a2',
+      role: 'assistant',
+      toolCalls: [{ id: 'c1', type: 'function', function: { name: 'write', arguments: '{"a":1}', strict: true }, index: 0 }],
+      encryptedValue: 'sealed',
+    })
+    expect(Object.keys(second.toolCalls![0]!)).toEqual(['id', 'type', 'function', 'index'])
+  })
+
+  it('copies the shapes it builds itself exactly: text, then a tool call on the same message', () => {
+    const store = createAgentStore({ initialState: {} })
+    store.apply([ev.textStart('a1'), ev.text('a1', 'Let me'), ev.toolStart('c1', 'write', 'a1'), ev.toolArgs('c1', '{}'), ev.text('a1', ' write')])
+    const [message] = store.getState().messages as [AssistantMessage]
+    expect(message).toStrictEqual({
+      id: 'a1',
+      role: 'assistant',
+      content: 'Let me write',
+      toolCalls: [{ id: 'c1', type: 'function', function: { name: 'write', arguments: '{}' } }],
+    })
+    expect(Object.keys(message)).toEqual(['id', 'role', 'content', 'toolCalls'])
+  })
+})
+
 describe('MESSAGES_SNAPSHOT', () => {
   it('keeps the identity of messages equal to the ones held', () => {
     const { store, published } = recordedStore({ initialState: {} })
