@@ -84,6 +84,40 @@ export async function measureInterleaved<const TList extends readonly MeasureOpt
   return timings as { [K in keyof TList]: Timing }
 }
 
+/**
+ * A slow contender against a fast one in the same rounds: each round times `slow` once and `fast`
+ * `fastPerRound` times right after it, and the ratio is the median of the rounds' ratios (slow over
+ * the median of that round's fast trials). A fast trial lasts a fiftieth of a slow one: measured
+ * apart, the fast trials sample a minute of the machine's load and the slow ones another.
+ */
+export async function measureAgainst<A, B>(
+  slow: MeasureOptions<A>,
+  fast: MeasureOptions<B>,
+  rounds: { warmup: number; trials: number; fastPerRound: number },
+): Promise<{ slow: Timing; fast: Timing; ratio: number; ratios: number[] }> {
+  const slowSamples: number[] = []
+  const fastSamples: number[] = []
+  const ratios: number[] = []
+  collectGarbage()
+  for (let i = 0; i < rounds.warmup; i++) await timeOnce(fast)
+  for (let round = 0; round < rounds.trials; round++) {
+    const slowTime = await timeOnce(slow)
+    const fastTimes: number[] = []
+    for (let i = 0; i < rounds.fastPerRound; i++) fastTimes.push(await timeOnce(fast))
+    slowSamples.push(slowTime)
+    fastSamples.push(...fastTimes)
+    ratios.push(slowTime / median(fastTimes))
+  }
+  const timing = (samples: number[], warmup: number): Timing => ({
+    warmup,
+    median: median(samples),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    samples,
+  })
+  return { slow: timing(slowSamples, 0), fast: timing(fastSamples, rounds.warmup), ratio: median(ratios), ratios }
+}
+
 async function timeOnce<TContext>(options: MeasureOptions<TContext>): Promise<number> {
   const context = await options.setup()
   const start = performance.now()

@@ -34,7 +34,8 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
     const { [key]: _removed, ...rest } = state
     return rest as S
   }
-  if (Object.hasOwn(state, key) && state[key] === value) return state
+  // The value first: per token it differs, and the own-key check is then skipped.
+  if (state[key] === value && Object.hasOwn(state, key)) return state
   const next: JsonObject = { ...state }
   // A key "__proto__" must become data, never a prototype change (defineProperty is slower: only then).
   // Stryker disable next-line all: no "__proto__" key reaches here (PredictState entries naming it are skipped, and measureJson refuses it in any state)
