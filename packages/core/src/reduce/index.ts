@@ -20,7 +20,10 @@ import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceRea
 import { defaultLimits } from './state'
 import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
 
-const knownTypes = new Set<string>(Object.values(EventType))
+// Each known type to its constant. JSON.parse leaves strings of more than a few characters out of
+// V8's string table, so an event's `type` equals a constant only character by character; the
+// constant this lookup returns compares by identity in the checks below.
+const knownTypes = new Map<string, string>(Object.values(EventType).map((type) => [type, type]))
 
 /**
  * Checks an event from outside against @ag-ui/core's schemas. Returns undefined for an event
@@ -32,9 +35,10 @@ export function checkEvent(event: unknown): Event | undefined {
   }
   const type = (event as { type?: unknown }).type
   if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must have a string "type"')
-  if (!knownTypes.has(type)) return undefined
+  const known = knownTypes.get(type)
+  if (known === undefined) return undefined
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
-  const hot = checkHotEvent(type === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : type, event as Record<string, unknown>)
+  const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, event as Record<string, unknown>)
   if (hot !== null) {
     if (hot === undefined) return event as Event
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
