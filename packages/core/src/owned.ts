@@ -9,8 +9,7 @@ export function ownEvent(event: unknown): unknown {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return event
   // The streamed tokens leave only their strings in the model, so nothing of them needs a copy;
   // reading their fields by name is 13% of a 128k text stream through apply() (measured).
-  const type = (event as { type?: unknown }).type
-  if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS' || type === 'REASONING_MESSAGE_CONTENT') return event
+  if (isStreamedToken(event)) return event
   let copy: Record<string, unknown> | undefined
   // for…in, not Object.entries: no array per event.
   for (const key in event) {
@@ -21,6 +20,12 @@ export function ownEvent(event: unknown): unknown {
     copy[key] = copyOwned(value, undefined, 0)
   }
   return copy ?? event
+}
+
+/** The events that stream by the thousand: a text, reasoning or argument chunk. */
+export function isStreamedToken(event: unknown): boolean {
+  const type = (event as { type?: unknown } | null)?.type
+  return type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS' || type === 'REASONING_MESSAGE_CONTENT'
 }
 
 /**

@@ -20,6 +20,8 @@ export interface PersistOptions {
 export interface Persister {
   /** The model changed; `urgent` for changes a reload must not lose (an answer, a confirmation, a run's end). */
   changed(urgent: boolean): void
+  /** A write of the newest model is already due on the throttle: another streaming change needs no call. */
+  readonly scheduled: boolean
   /** Writes what is pending now; resolves when the storage has the latest value. */
   flush(): Promise<void>
   stop(): void
@@ -77,6 +79,7 @@ export function createWriter(options: PersistOptions, text: () => string, report
     if (urgent) {
       clearTimeout(timer)
       timer = undefined
+      writer.scheduled = false
       // At the end of this task: a burst of commands (1,000 setState calls in a loop) is one write.
       if (soon) return
       soon = true
@@ -84,12 +87,16 @@ export function createWriter(options: PersistOptions, text: () => string, report
         soon = false
         void write()
       })
-    } else timer ??= setTimeout(write, throttleMs)
+    } else if (timer === undefined) {
+      timer = setTimeout(write, throttleMs)
+      writer.scheduled = true
+    }
   }
 
   async function write(): Promise<void> {
     clearTimeout(timer)
     timer = undefined
+    writer.scheduled = false
     if (!dirty || writing || stopped) return writing
     dirty = false
     writing = save()
@@ -111,8 +118,9 @@ export function createWriter(options: PersistOptions, text: () => string, report
     }
   }
 
-  return {
+  const writer = {
     changed,
+    scheduled: false,
     start() {
       started = true
       urgentPending = false
@@ -126,8 +134,10 @@ export function createWriter(options: PersistOptions, text: () => string, report
     stop() {
       stopped = true
       clearTimeout(timer)
+      writer.scheduled = false
     },
   }
+  return writer
 }
 
 export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | null)?.then === 'function'
