@@ -28,6 +28,8 @@ const SCENARIO_MESSAGE = '3. Streamed assistant message'
 
 /** Rounds for what takes milliseconds (the store, the JSON.parse floor, @ag-ui/client where it is fast), measured round-robin. */
 export const STORE_TRIALS = { warmup: 15, trials: 15 }
+/** Rounds for a ratio whose target is within 10% of 1: a round's own ratio wanders by a third here. */
+export const PRECISE_TRIALS = 101
 
 const THREAD_ID = 'bench-thread'
 const RUN_ID = 'bench-run'

@@ -4,7 +4,7 @@
 
 import { type BaseEvent, EventType } from '@ag-ui/core'
 import { type AgentStore, createAgentStore } from '../packages/core/src'
-import { assertProductionMode, buildText, STORE_TRIALS, wire, withLifecycle } from './core-state'
+import { assertProductionMode, buildText, PRECISE_TRIALS, STORE_TRIALS, wire, withLifecycle } from './core-state'
 import { describePairedRatio, describeTiming, formatRatio, formatTime, type MeasureOptions, measureInterleaved, pairedRatio, type Row } from './harness'
 
 const SCENARIO = '7. Persisted thread'
@@ -68,11 +68,11 @@ export async function benchPersist(): Promise<Row[]> {
   assertProductionMode()
   const text = buildText(32 * 1024, 5)
   const events = textEvents(text, 4)
-  // Twice the usual trials, alternating, compared round by round: a 10% difference on a few
-  // milliseconds is finer than this machine's noise per trial.
+  // Alternating, compared round by round, over many rounds: a 10% difference on a few milliseconds
+  // is far finer than this machine's noise per trial.
   const [plain, persisted] = await measureInterleaved([streamed(events, text, false), streamed(events, text, true)], {
     warmup: STORE_TRIALS.warmup,
-    trials: STORE_TRIALS.trials * 2 + 1,
+    trials: PRECISE_TRIALS,
     alternate: true,
   })
   const ratio = pairedRatio(persisted, plain)

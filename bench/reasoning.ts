@@ -3,7 +3,7 @@
 // store.apply() (and @ag-ui/client 1.0's runAgent() at 32k, for scale), on the same event objects.
 
 import { type BaseEvent, EventType, type Message } from '@ag-ui/core'
-import { assertProductionMode, buildText, clientRunAgent, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
+import { assertProductionMode, buildText, clientRunAgent, PRECISE_TRIALS, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
 import { describePairedRatio, describeTiming, formatCount, formatRatio, formatTime, measureInterleaved, pairedRatio, type Row } from './harness'
 
 const SCENARIO = '5. Streamed reasoning message'
@@ -45,8 +45,9 @@ export async function benchReasoning(): Promise<Row[]> {
   // Each 128k pair runs back to back, in alternating order, and is compared round by round.
   const [reasoning32, text32, reasoning128, text128] = await measureInterleaved(
     [applyOf('32k', 'reasoning'), applyOf('32k', 'text'), applyOf('128k', 'reasoning'), applyOf('128k', 'text')],
-    // Twice the usual trials: the two paths are compared to 10%, finer than this machine's noise per trial.
-    { warmup: STORE_TRIALS.warmup, trials: STORE_TRIALS.trials * 2 + 1, alternate: true },
+    // The two paths are compared to 10%, far finer than this machine's noise per trial (a round's
+    // ratio wanders by a third): 101 rounds put the median's own spread at a few percent, in 5 s.
+    { warmup: STORE_TRIALS.warmup, trials: PRECISE_TRIALS, alternate: true },
   )
   const [client32] = await measureInterleaved(
     [
