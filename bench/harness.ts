@@ -80,8 +80,7 @@ export async function measureInterleaved<const TList extends readonly MeasureOpt
       if (round >= warmup) samples[i]!.push(elapsed)
     }
   }
-  const timings = samples.map((values) => ({ warmup, median: median(values), min: Math.min(...values), max: Math.max(...values), samples: values }))
-  return timings as { [K in keyof TList]: Timing }
+  return samples.map((values) => timingOf(values, warmup)) as { [K in keyof TList]: Timing }
 }
 
 /**
@@ -108,15 +107,16 @@ export async function measureAgainst<A, B>(
     fastSamples.push(...fastTimes)
     ratios.push(slowTime / median(fastTimes))
   }
-  const timing = (samples: number[], warmup: number): Timing => ({
-    warmup,
-    median: median(samples),
-    min: Math.min(...samples),
-    max: Math.max(...samples),
-    samples,
-  })
-  return { slow: timing(slowSamples, 0), fast: timing(fastSamples, rounds.warmup), ratio: median(ratios), ratios }
+  return { slow: timingOf(slowSamples, 0), fast: timingOf(fastSamples, rounds.warmup), ratio: median(ratios), ratios }
 }
+
+const timingOf = (samples: number[], warmup: number): Timing => ({
+  warmup,
+  median: median(samples),
+  min: Math.min(...samples),
+  max: Math.max(...samples),
+  samples,
+})
 
 async function timeOnce<TContext>(options: MeasureOptions<TContext>): Promise<number> {
   const context = await options.setup()

@@ -338,7 +338,6 @@ function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot
   return dropRequest(restored, undefined, config).model
 }
 
-/** A change a reload must not lose: an answer given, a confirmation opened, a run started or ended. */
 /**
  * A change a reload must not lose: every command, and an event that delivers answers, changes the
  * run's status or its confirmations. A streamed token never changes the status or the confirmations
