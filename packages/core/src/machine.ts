@@ -2,8 +2,8 @@ import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput
 import { AgentStoreError } from './errors'
 import { isPlainObject } from './json-value'
 import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
-import { checkEvent, reduceEvent } from './reduce'
-import { expandChunk, isChunk } from './reduce/chunks'
+import { checkedType, reduceEvent } from './reduce'
+import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
@@ -48,6 +48,8 @@ export interface Step<S> {
   requestId?: string
   /** An event the store took in (applied, or ignored as unknown): the shell shows it to onEvent listeners. */
   accepted?: BaseEvent
+  /** The event was a streamed token (text, reasoning or tool arguments). */
+  streamed?: boolean
 }
 
 const none: readonly Effect[] = Object.freeze([])
@@ -81,6 +83,10 @@ function isOrphanOfAnswer<S>(model: Model<S>, toolCallId: string): boolean {
 
 const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
 
+/** The events that stream by the thousand, by their constants: a token changes no status, confirmation or answer. */
+const isStreamed = (type: EventType) =>
+  type === EventType.TEXT_MESSAGE_CONTENT || type === EventType.REASONING_MESSAGE_CONTENT || type === EventType.TOOL_CALL_ARGS
+
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
@@ -91,27 +97,28 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     model = rebuiltRun(model, config)
   }
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
-  let event: Event | undefined
+  let type: EventType | undefined
   try {
-    event = checkEvent(raw)
+    type = checkedType(raw)
   } catch (error) {
     // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
-  if (event === undefined) {
+  if (type === undefined) {
     // An event type from a newer protocol: ignored, but listeners still see it.
     return { model: delivered, effects: none, accepted: raw as BaseEvent }
   }
+  const event = raw as Event
   try {
     // Most events change nothing but the model: the effects list is made only when one does.
     const effects: Effect[] = []
     let next: Model<S>
-    if (isChunk(event)) {
+    if (isChunk(type)) {
       next = delivered
-      for (const one of expandChunk(next.snapshot, event)) next = reduceOne(next, one, effects, config)
+      for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config)
     } else next = reduceOne(delivered, event, effects, config)
-    if (isTerminal(event.type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-    return { model: next, effects: effects.length > 0 ? effects : none, accepted: event }
+    if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+    return { model: next, effects: effects.length > 0 ? effects : none, accepted: event, streamed: isStreamed(type) }
   } catch (error) {
     // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
@@ -144,7 +151,13 @@ function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, req
 
 function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>): Model<S> {
   const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
+  // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
+    case EventType.TEXT_MESSAGE_CONTENT:
+    case EventType.REASONING_MESSAGE_CONTENT:
+      return withSnapshot(model, snapshot)
+    case EventType.TOOL_CALL_ARGS:
+      return draftFromArguments(model, snapshot, event.toolCallId, event.delta, effects, config)
     case EventType.RUN_STARTED:
       return startedRun(model, snapshot, event, config)
     case EventType.STATE_SNAPSHOT:
@@ -167,8 +180,6 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
       const streaming = { ...run.streaming, [event.toolCallId]: event.toolCallName }
       return { ...model, snapshot, run: { ...run, streaming } }
     }
-    case EventType.TOOL_CALL_ARGS:
-      return draftFromArguments(model, snapshot, event.toolCallId, event.delta, effects, config)
     case EventType.TOOL_CALL_END:
       return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config)
     case EventType.RUN_FINISHED: {

@@ -4,8 +4,8 @@ import type { AgentSnapshot } from '../types'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
 
-export const isChunk = (event: Event): event is ChunkEvent =>
-  event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.TOOL_CALL_CHUNK || event.type === EventType.REASONING_MESSAGE_CHUNK
+export const isChunk = (type: EventType) =>
+  type === EventType.TEXT_MESSAGE_CHUNK || type === EventType.TOOL_CALL_CHUNK || type === EventType.REASONING_MESSAGE_CHUNK
 
 // What a chunk carries onto the events it stands for, as @ag-ui/client's transformChunks does.
 const carried = (event: ChunkEvent) => ({

@@ -23,13 +23,21 @@ import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } fr
 // Each known type to its constant. JSON.parse leaves strings of more than a few characters out of
 // V8's string table, so an event's `type` equals a constant only character by character; the
 // constant this lookup returns compares by identity in the checks below.
-const knownTypes = new Map<string, string>(Object.values(EventType).map((type) => [type, type]))
+const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type) => [type, type]))
 
 /**
  * Checks an event from outside against @ag-ui/core's schemas. Returns undefined for an event
  * type the protocol does not know (ignored without harm); throws INVALID_EVENT for a malformed one.
  */
 export function checkEvent(event: unknown): Event | undefined {
+  return checkedType(event) === undefined ? undefined : (event as Event)
+}
+
+/**
+ * The same check, returning the event's type as the protocol's own constant: the machine compares
+ * that one by identity wherever it asks what an event is.
+ */
+export function checkedType(event: unknown): EventType | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
     throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a "type"')
   }
@@ -40,7 +48,7 @@ export function checkEvent(event: unknown): Event | undefined {
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
   const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, event as Record<string, unknown>)
   if (hot !== null) {
-    if (hot === undefined) return event as Event
+    if (hot === undefined) return known
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
   }
   const parsed = EventSchemas.safeParse(event)
@@ -51,8 +59,8 @@ export function checkEvent(event: unknown): Event | undefined {
     // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${issue?.message ?? 'invalid'}`, { eventType: type })
   }
-  // The event itself, not zod's copy: values keep their identity and nothing is cloned.
-  return event as Event
+  // The event itself stays as it came, not zod's copy: values keep their identity and nothing is cloned.
+  return known
 }
 
 /**

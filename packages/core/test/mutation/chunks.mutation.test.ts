@@ -1,4 +1,4 @@
-import type { BaseEvent, Event, Message } from '@ag-ui/core'
+import type { BaseEvent, EventType, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
 import { type ChunkEvent, expandChunk, isChunk } from '../../src/reduce/chunks'
@@ -13,7 +13,7 @@ const refusal = refusalOf
 
 describe('isChunk', () => {
   it('is true for the three chunk types only', () => {
-    const of = (type: string) => isChunk({ type } as Event)
+    const of = (type: string) => isChunk(type as EventType)
     expect([of('TEXT_MESSAGE_CHUNK'), of('TOOL_CALL_CHUNK'), of('REASONING_MESSAGE_CHUNK')]).toStrictEqual([true, true, true])
     expect([of('TEXT_MESSAGE_CONTENT'), of('TOOL_CALL_ARGS'), of('REASONING_MESSAGE_CONTENT'), of('CUSTOM')]).toStrictEqual([false, false, false, false])
   })
