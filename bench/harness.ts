@@ -110,6 +110,53 @@ export async function measureAgainst<A, B>(
   return { slow: timingOf(slowSamples, 0), fast: timingOf(fastSamples, rounds.warmup), ratio: median(ratios), ratios }
 }
 
+/**
+ * `options` done `count` times in one trial, each on a fresh context: a small workload timed as the
+ * same amount of work as a larger one. A growth ratio compares one 128k stream with four 32k ones,
+ * so both halves stream as many tokens and allocate alike; a single 32k trial could finish between
+ * two scavenges, and its median left out garbage collection that every 128k trial pays.
+ */
+export function repeated<TContext>(options: MeasureOptions<TContext>, count: number): MeasureOptions<TContext[]> {
+  // An asynchronous workload (store.run) finishes before the next one starts, as a synchronous one does.
+  async function finishInTurn(started: Promise<unknown>, rest: TContext[], results: unknown[]): Promise<unknown[]> {
+    results.push(await started)
+    for (const context of rest) results.push(await options.run(context))
+    return results
+  }
+  return {
+    setup: async () => {
+      const contexts: TContext[] = []
+      for (let i = 0; i < count; i++) contexts.push(await options.setup())
+      return contexts
+    },
+    run: (contexts) => {
+      const results: unknown[] = []
+      for (const [i, context] of contexts.entries()) {
+        const result = options.run(context)
+        if (result instanceof Promise) return finishInTurn(result, contexts.slice(i + 1), results)
+        results.push(result)
+      }
+      return results
+    },
+    check: (contexts, results) => {
+      for (const [i, context] of contexts.entries()) options.check?.(context, (results as unknown[])[i])
+    },
+  }
+}
+
+/** How many 32k streams one trial of a growth ratio times: as many tokens as one 128k stream. */
+export const SMALL_STREAMS = 4
+
+/** Growth from 32k to 128k, round by round: one 128k stream over SMALL_STREAMS 32k streams, times 4 (linear: 4×). */
+export function growthRatio(large: Timing, smalls: Timing): number {
+  return SMALL_STREAMS * pairedRatio(large, smalls)
+}
+
+/** How a growth ratio was found. */
+export function describeGrowth(large: Timing, smalls: Timing): string {
+  return `4 × the median of ${large.samples.length} per-round ratios of one 128k stream to ${SMALL_STREAMS} 32k streams timed as one trial (as many tokens, as much allocated); one 32k stream per trial gave ${formatRatio(large.median / (smalls.median / SMALL_STREAMS))} by the medians`
+}
+
 const timingOf = (samples: number[], warmup: number): Timing => ({
   warmup,
   median: median(samples),
