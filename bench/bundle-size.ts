@@ -19,9 +19,9 @@ interface Bundle {
   metafile: Metafile
 }
 
-async function bundle(specifier: string, external: readonly string[]): Promise<Bundle> {
+async function bundle(specifier: string, external: readonly string[], names = '*'): Promise<Bundle> {
   const result = await build({
-    stdin: { contents: `export * from '${specifier}'`, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
+    stdin: { contents: `export ${names} from '${specifier}'`, resolveDir: new URL('..', import.meta.url).pathname, loader: 'js' },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -75,6 +75,8 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 
 export async function benchBundleSize(): Promise<Row[]> {
   const withDependencies = await bundle('@agent-state/core', AG_UI_CLIENT)
+  // What tree-shaking leaves to an app that imports the store and nothing else.
+  const storeOnly = await bundle('@agent-state/core', AG_UI_CLIENT, '{ createAgentStore }')
   const dependencies = bundledPackages(withDependencies.metafile)
   const own = await bundle('@agent-state/core', [...AG_UI_CLIENT, ...dependencies])
   // A dependency's cost is what the bundle loses without it (each one external in turn).
@@ -122,6 +124,11 @@ export async function benchBundleSize(): Promise<Row[]> {
       note: `${own.gzip} B gzip, ${own.minified} B minified. Per file (gzip estimated as the file's share of the minified bytes): ${perFileNote}`,
     },
     ...(dependencyRows.length > 0 ? dependencyRows : [{ name: 'of which other dependencies', value: 'none' }]),
+    {
+      name: 'an app that imports createAgentStore alone',
+      value: kB(storeOnly.gzip),
+      note: `${storeOnly.gzip} B gzip, ${storeOnly.minified} B minified: the store needs its machine, reducers, patcher, partial-JSON reader, transport and persistence whatever the app uses`,
+    },
     ...bindings,
   ].map((row) => ({ scenario: SCENARIO, ...row }))
 }
