@@ -8,7 +8,7 @@
 // the start of every string, tokens reported before they are validated, about 0.6 µs per write
 // whatever its length, and quadratic partial strings unless `stringBufferSize` is set.
 import { deepEqual } from './json-value'
-import { appendText } from './strings'
+import { GrowingText } from './strings'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */
@@ -83,6 +83,8 @@ export function createPartialJsonReader(): PartialJsonReader {
   /** The decoded text of the string or key being read. */
   // Stryker disable next-line StringLiteral: reset when a string or key opens, before it is read
   let text = ''
+  /** `text` as it grows, kept a short rope (see GrowingText). */
+  const growing = new GrowingText()
   /** Strings only: where the string goes in the innermost container, and how much of it shows. */
   let slot: string | number | undefined
   let shownLength = 0
@@ -112,7 +114,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     // Most chunks of a long draft only extend the open string: they are appended, and the value
     // is rebuilt around the string when it is next read, not on every chunk.
     if (token === 'string' && held === '' && isPlainStringText(chunk)) {
-      text = appendText(text, chunk)
+      text = growing.append(chunk)
       position += chunk.length
       stale = true
       return true
@@ -192,6 +194,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     if ((expect === 'key' || expect === 'first-key') && code === QUOTE) {
       token = 'key'
       text = ''
+      growing.reset()
       return i + 1
     }
     if (expect === 'colon' && code === COLON) {
@@ -227,6 +230,7 @@ export function createPartialJsonReader(): PartialJsonReader {
       // A string shows as soon as it opens.
       token = 'string'
       text = ''
+      growing.reset()
       slot = nextSlot()
       shownLength = 0
       place(slot, '', false)
@@ -282,7 +286,7 @@ export function createPartialJsonReader(): PartialJsonReader {
 
   function append(piece: string): void {
     // Stryker disable next-line StringLiteral: appending '' (or skipping it) leaves the text the same
-    if (piece !== '') text = appendText(text, piece)
+    if (piece !== '') text = growing.append(piece)
   }
 
   function finishString(): void {
