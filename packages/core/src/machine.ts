@@ -101,7 +101,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   try {
     type = checkedType(raw)
   } catch (error) {
-    // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
+    // Stryker disable next-line StringLiteral: checkedType and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
   if (type === undefined) {
@@ -120,7 +120,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
     return { model: next, effects: effects.length > 0 ? effects : none, accepted: event, streamed: isStreamed(type) }
   } catch (error) {
-    // Stryker disable next-line StringLiteral: checkEvent and the reducers throw only AgentStoreError, which toError returns as it is
+    // Stryker disable next-line StringLiteral: checkedType and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }

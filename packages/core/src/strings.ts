@@ -35,9 +35,9 @@ export class GrowingText {
     return this.#base
   }
 
-  /** Starts again from `text`. */
-  reset(text = ''): void {
-    this.#base = text
+  /** Starts again from the empty string. */
+  reset(): void {
+    this.#base = ''
     this.#tail = ''
     this.#pieces = 0
   }

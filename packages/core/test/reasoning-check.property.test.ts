@@ -1,9 +1,9 @@
-// REASONING_MESSAGE_CONTENT streams by the token like text, so checkEvent checks it by hand with
+// REASONING_MESSAGE_CONTENT streams by the token like text, so checkedType checks it by hand with
 // TEXT_MESSAGE_CONTENT's rules: it must accept exactly what @ag-ui/core's schema accepts.
 import { EventSchemas } from '@ag-ui/core/schemas'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { checkEvent } from '../src/reduce'
+import { checkedType } from '../src/reduce'
 
 const anything = fc.oneof(
   fc.constant(undefined),
@@ -34,13 +34,13 @@ const event = fc.record(
 
 const accepts = (value: unknown) => {
   try {
-    return checkEvent(value) !== undefined
+    return checkedType(value) !== undefined
   } catch {
     return false
   }
 }
 
-it('checkEvent accepts exactly the REASONING_MESSAGE_CONTENT events the schema accepts', () => {
+it('checkedType accepts exactly the REASONING_MESSAGE_CONTENT events the schema accepts', () => {
   let accepted = 0
   fc.assert(
     fc.property(event, (value) => {

@@ -26,16 +26,10 @@ import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } fr
 const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type) => [type, type]))
 
 /**
- * Checks an event from outside against @ag-ui/core's schemas. Returns undefined for an event
- * type the protocol does not know (ignored without harm); throws INVALID_EVENT for a malformed one.
- */
-export function checkEvent(event: unknown): Event | undefined {
-  return checkedType(event) === undefined ? undefined : (event as Event)
-}
-
-/**
- * The same check, returning the event's type as the protocol's own constant: the machine compares
- * that one by identity wherever it asks what an event is.
+ * Checks an event from outside against @ag-ui/core's schemas, and returns its type as the
+ * protocol's own constant, which the machine compares by identity wherever it asks what an event
+ * is. Returns undefined for an event type the protocol does not know (ignored without harm);
+ * throws INVALID_EVENT for a malformed one.
  */
 export function checkedType(event: unknown): EventType | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {

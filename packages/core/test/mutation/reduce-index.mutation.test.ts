@@ -1,17 +1,17 @@
 import type { Event, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, createAgentStore } from '../../src'
-import { checkEvent, reduceEvent } from '../../src/reduce'
+import { checkedType, reduceEvent } from '../../src/reduce'
 import { refusalOf } from '../helpers'
 
-// The entry of the reducers pinned: checkEvent's exact refusals and that it returns the event
-// itself; reduceEvent's dispatch of every type, chunks applied whole, and the rest left alone.
+// The entry of the reducers pinned: checkedType's exact refusals and the constant it returns for
+// an event it leaves as it was; reduceEvent's dispatch of every type, chunks applied whole, and the rest left alone.
 
-const refusal = (event: unknown) => refusalOf(() => checkEvent(event))
+const refusal = (event: unknown) => refusalOf(() => checkedType(event))
 const blank = (...messages: Message[]): AgentSnapshot<unknown> => ({ ...createAgentStore({ initialState: {} }).getState(), messages })
 const as = (event: Record<string, unknown>) => event as unknown as Event
 
-describe('checkEvent', () => {
+describe('checkedType', () => {
   it('refuses what is not an object with a string type', () => {
     for (const event of [null, undefined, [], ['TEXT_MESSAGE_START'], 'RUN_STARTED', 1]) {
       expect(refusal(event)).toStrictEqual({ code: 'INVALID_EVENT', message: 'An AG-UI event must be an object with a "type"', eventType: undefined })
@@ -22,11 +22,11 @@ describe('checkEvent', () => {
   })
 
   it('an unknown type is undefined, not an error', () => {
-    expect(checkEvent({ type: 'FROM_THE_FUTURE', x: 1 })).toBeUndefined()
-    expect(checkEvent({ type: '' })).toBeUndefined()
+    expect(checkedType({ type: 'FROM_THE_FUTURE', x: 1 })).toBeUndefined()
+    expect(checkedType({ type: '' })).toBeUndefined()
   })
 
-  it('a valid event comes back itself, hot or not', () => {
+  it('a valid event gives its type, hot or not, and stays as it was', () => {
     for (const event of [
       { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'd' },
       { type: 'REASONING_MESSAGE_CONTENT', messageId: 'm', delta: 'd' },
@@ -34,7 +34,9 @@ describe('checkEvent', () => {
       { type: 'STATE_DELTA', delta: [] },
       { type: 'RUN_STARTED', threadId: 't', runId: 'r', extra: { kept: true } },
     ]) {
-      expect(checkEvent(event)).toBe(event)
+      const before = structuredClone(event)
+      expect(checkedType(event)).toBe(event.type)
+      expect(event).toStrictEqual(before)
     }
   })
 
