@@ -769,13 +769,15 @@ async function scenario(ops: readonly Op[]) {
 describe('store operations against a reference model (fast-check)', () => {
   it('state, committed, status, confirmations and every request agree with the model, with reentrant listeners, failing requests and array edits', async () => {
     let tokensChecked = 0
+    const numRuns = Number(process.env.FUZZ_RUNS ?? 600)
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), async (ops) => {
         tokensChecked += await scenario(ops)
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 600) },
+      { numRuns },
     )
-    // The token invariant was checked, not skipped: the runs streamed tokens that changed the snapshot.
-    expect(tokensChecked).toBeGreaterThan(10)
+    // The token invariant was checked, not skipped: the runs streamed tokens that changed the snapshot
+    // (about five per 100 runs: a fixed 10 failed the 100 runs `npm run mutate` makes).
+    expect(tokensChecked).toBeGreaterThan(numRuns / 100)
   })
 })
