@@ -98,7 +98,8 @@ export function reportReasoning(results: readonly ReasoningMeasurement[]): Row[]
   const linear = acrossProcesses((result) => growthRatio(result.reasoning128, result.reasoning32x4))
   const versusText = acrossProcesses((result) => pairedRatio(result.reasoning128, result.text128))
   const perProcess = (of: (result: ReasoningMeasurement) => number) => results.map((result) => formatRatio(of(result))).join(', ')
-  const processes = `median over ${results.length} processes of each one's median; the first: ${describeTiming(results[0]!.reasoning128)}`
+  const processes = (of: (result: ReasoningMeasurement) => Timing) =>
+    `median over ${results.length} processes of each one's median; the first: ${describeTiming(of(results[0]!))}`
   return [
     {
       name: 'events',
@@ -108,9 +109,9 @@ export function reportReasoning(results: readonly ReasoningMeasurement[]): Row[]
     {
       name: 'store.apply reasoning 32k',
       value: time((result) => result.reasoning32x4, SMALL_STREAMS),
-      note: `${processes} (a quarter of ${SMALL_STREAMS} streams timed as one trial)`,
+      note: `${processes((result) => result.reasoning32x4)} (a quarter of ${SMALL_STREAMS} streams timed as one trial)`,
     },
-    { name: 'store.apply reasoning 128k', value: time((result) => result.reasoning128), note: processes },
+    { name: 'store.apply reasoning 128k', value: time((result) => result.reasoning128), note: processes((result) => result.reasoning128) },
     {
       name: 'store.apply reasoning 128k / 32k',
       value: formatRatio(linear),
@@ -121,7 +122,7 @@ export function reportReasoning(results: readonly ReasoningMeasurement[]): Row[]
     {
       name: 'store.apply text 128k (same text)',
       value: time((result) => result.text128),
-      note: `${processes}; text 32k ${time((result) => result.text32x4, SMALL_STREAMS)}`,
+      note: `${processes((result) => result.text128)}; text 32k ${time((result) => result.text32x4, SMALL_STREAMS)}`,
     },
     {
       name: 'reasoning 128k / text 128k',
