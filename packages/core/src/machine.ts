@@ -84,7 +84,6 @@ function isOrphanOfAnswer<S>(model: Model<S>, toolCallId: string): boolean {
 const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
 
 /** The events that stream by the thousand, by their constants: a token changes no status, confirmation or answer. */
-// Stryker disable next-line LogicalOperator,ArrowFunction: a token not marked as one only gets the shell's full check, which finds nothing
 const isStreamed = (type: EventType) =>
   type === EventType.TEXT_MESSAGE_CONTENT || type === EventType.REASONING_MESSAGE_CONTENT || type === EventType.TOOL_CALL_ARGS
 

@@ -796,3 +796,23 @@ describe('dropRequest while a reconnect is rejoining (a thread saved during the 
     expect(model.snapshot.messages).toBe(thread.messages)
   })
 })
+
+describe('which steps were streamed tokens (what persistence writes at once depends on it)', () => {
+  it('text, reasoning and tool-argument tokens are marked; every other event, chunks and an unknown type are not', () => {
+    const m = machine()
+    const marked = (event: Record<string, unknown>) => m.events([event])[0]!.streamed
+    expect(marked({ type: 'RUN_STARTED', threadId: 'th', runId: 'r1' })).toBe(false)
+    expect(marked({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' })).toBe(false)
+    expect(marked({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hi' })).toBe(true)
+    expect(marked({ type: 'TEXT_MESSAGE_END', messageId: 'm1' })).toBe(false)
+    expect(marked({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning' })).toBe(false)
+    expect(marked({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'hm' })).toBe(true)
+    expect(marked({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'write' })).toBe(false)
+    expect(marked({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"a":' })).toBe(true)
+    expect(marked({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'chunked' })).toBe(false)
+    expect(marked({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: 1 }] })).toBe(false)
+    expect(marked({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r1' })).toBe(false)
+    // Ignored, and not a token either.
+    expect(marked({ type: 'FROM_THE_FUTURE' })).toBeUndefined()
+  })
+})
