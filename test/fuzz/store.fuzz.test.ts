@@ -777,7 +777,7 @@ describe('store operations against a reference model (fast-check)', () => {
       { numRuns },
     )
     // The token invariant was checked, not skipped: the runs streamed tokens that changed the snapshot
-    // (about five per 100 runs: a fixed 10 failed the 100 runs `npm run mutate` makes).
-    expect(tokensChecked).toBeGreaterThan(numRuns / 100)
+    // (5 to 9 per 100 runs, 55 in the default 600: a fixed 10 failed the 100 runs `npm run mutate` makes).
+    expect(tokensChecked).toBeGreaterThan(numRuns / 50)
   })
 })
