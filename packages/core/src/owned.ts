@@ -22,8 +22,11 @@ export function ownEvent(event: unknown): unknown {
   return copy ?? event
 }
 
-/** The events that stream by the thousand: a text, reasoning or argument chunk. */
-export function isStreamedToken(event: unknown): boolean {
+/**
+ * The events that stream by the thousand: a text, reasoning or argument chunk. Read here, before
+ * the event is checked, by its string; the transition marks the same steps by the type's constant.
+ */
+function isStreamedToken(event: unknown): boolean {
   const type = (event as { type?: unknown } | null)?.type
   return type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS' || type === 'REASONING_MESSAGE_CONTENT'
 }
