@@ -11,6 +11,7 @@ import { ScriptedAgent } from '../packages/core/src/testing'
 import {
   describeGrowth,
   describePairedRatio,
+  describeSmallStreams,
   describeTiming,
   formatBytes,
   formatCount,
@@ -24,7 +25,6 @@ import {
   repeated,
   SMALL_STREAMS,
   seededRandom,
-  type Timing,
 } from './harness'
 
 const SCENARIO_STATE = '1. 1 MB state + 2,000 deltas'
@@ -469,7 +469,6 @@ async function benchMessage(): Promise<Row[]> {
   )
   const apply32 = apply32x4.median / SMALL_STREAMS
   const run32 = run32x4.median / SMALL_STREAMS
-  const quarter = (timing: Timing) => `a quarter of ${SMALL_STREAMS} streams timed as one trial: ${describeTiming(timing)}`
 
   // runAgent's cost per event grows with the message (a structuredClone of all messages per
   // event). One untimed 8k and 32k run (also the warm-up) predict 128k from their growth; 128k
@@ -492,7 +491,7 @@ async function benchMessage(): Promise<Row[]> {
       value: `32k: ${events(medium)}; 128k: ${events(large)}`,
       note: `TEXT_MESSAGE_START, ${CHUNK}-character TEXT_MESSAGE_CONTENT events, TEXT_MESSAGE_END (32k = 32,768 characters, 128k = 131,072)`,
     },
-    { name: 'store.apply 32k', value: formatTime(apply32), note: quarter(apply32x4) },
+    { name: 'store.apply 32k', value: formatTime(apply32), note: describeSmallStreams(apply32x4) },
     {
       name: 'store.apply 128k',
       value: formatTime(apply128.median),
@@ -510,7 +509,7 @@ async function benchMessage(): Promise<Row[]> {
       value: formatRatio(apply128.median / floor128.median),
       note: `informational: parsing the 128k events takes ${formatTime(floor128.median)}`,
     },
-    { name: 'store.run 32k (ScriptedAgent, delay 0)', value: formatTime(run32), note: quarter(run32x4) },
+    { name: 'store.run 32k (ScriptedAgent, delay 0)', value: formatTime(run32), note: describeSmallStreams(run32x4) },
     { name: 'store.run 128k (ScriptedAgent, delay 0)', value: formatTime(run128.median), note: describeTiming(run128) },
     {
       name: 'store.run 128k / 32k',

@@ -8,6 +8,7 @@ import { createPartialJsonReader, selectArgument } from '../packages/core/src/pa
 import { assertProductionMode, buildText, clientRunAgent, expectEqual, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
 import {
   describeGrowth,
+  describeSmallStreams,
   describeTiming,
   formatCount,
   formatRatio,
@@ -110,7 +111,7 @@ export async function benchDrafts(): Promise<Row[]> {
     {
       name: 'store.apply 32k',
       value: formatTime(store32x4.median / SMALL_STREAMS),
-      note: `a quarter of ${SMALL_STREAMS} streams timed as one trial: ${describeTiming(store32x4)}`,
+      note: describeSmallStreams(store32x4),
     },
     {
       name: 'store.apply 128k',

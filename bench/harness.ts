@@ -152,9 +152,14 @@ export function growthRatio(large: Timing, smalls: Timing): number {
   return SMALL_STREAMS * pairedRatio(large, smalls)
 }
 
+/** One 32k stream's share of a trial of SMALL_STREAMS of them, and how that trial was timed. */
+export function describeSmallStreams(smalls: Timing): string {
+  return `a quarter of ${SMALL_STREAMS} streams timed as one trial: ${describeTiming(smalls)}`
+}
+
 /** How a growth ratio was found. */
 export function describeGrowth(large: Timing, smalls: Timing): string {
-  return `4 × the median of ${large.samples.length} per-round ratios of one 128k stream to ${SMALL_STREAMS} 32k streams timed as one trial (as many tokens, as much allocated); one 32k stream per trial gave ${formatRatio(large.median / (smalls.median / SMALL_STREAMS))} by the medians`
+  return `${SMALL_STREAMS} × the median of ${large.samples.length} per-round ratios of one 128k stream to ${SMALL_STREAMS} 32k streams timed as one trial (as many tokens, as much allocated); one 32k stream per trial gave ${formatRatio(large.median / (smalls.median / SMALL_STREAMS))} by the medians`
 }
 
 const timingOf = (samples: number[], warmup: number): Timing => ({
