@@ -47,8 +47,12 @@ const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, su
  * number, string, array, plain object), that its depth is at most `maxDepth` (a primitive has
  * depth 0, `[]` and `{}` depth 1), that its size is at most `maxSize` (exactly the UTF-16 units
  * of `JSON.stringify(value)`, escapes included) and that no object has an own key `__proto__`.
+ *
+ * `lenient` checks only the depth and the size, of a value the store keeps as it came (an event's
+ * metadata, a run's tools): every object is walked by its own keys, as `JSON.stringify` walks it
+ * (so a cycle fails as too deep), and any other value counts as a leaf of at most its JSON size.
  */
-export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity): JsonMeasure {
+export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity, lenient = false): JsonMeasure {
   if (maxDepth < 0) return failure([], 'depth', `deeper than ${maxDepth}`)
   // Most values a delta carries are strings: no walk, no allocation (this runs on every op).
   if (typeof value === 'string') {
@@ -66,23 +70,24 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
     else if (typeof current === 'boolean') size += current ? 4 : 5
     else if (typeof current === 'string') size += jsonStringSize(current)
     else if (typeof current === 'number') {
-      if (!Number.isFinite(current)) return fail('not-json', 'a non-finite number is not JSON')
+      if (!Number.isFinite(current) && !lenient) return fail('not-json', 'a non-finite number is not JSON')
       size += String(current).length
-    } else if (isContainer(current)) {
+    } else if (isContainer(current) || (lenient && typeof current === 'object')) {
       if (frames.length + 1 > maxDepth) return fail('depth', `deeper than ${maxDepth}`)
       if (Array.isArray(current)) {
         frames.push({ node: current, keys: null, next: 0 })
         size += 2 + Math.max(0, current.length - 1)
       } else {
         // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
-        if (Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
+        if (!lenient && Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
         const keys = Object.keys(current)
-        frames.push({ node: current, keys, next: 0 })
+        frames.push({ node: current as JsonObject, keys, next: 0 })
         size += 2 + Math.max(0, keys.length - 1)
         for (const key of keys) size += jsonStringSize(key) + 1
       }
       depth = Math.max(depth, frames.length)
-    } else {
+    } else if (lenient) size += 4
+    else {
       const what = typeof current === 'object' ? 'a class instance' : `a ${typeof current}`
       return fail('not-json', `${what} is not JSON`)
     }

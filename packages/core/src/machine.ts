@@ -10,6 +10,7 @@ import { endOfRun, type RunEnding } from './reduce/run-end'
 import { acceptServerState, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
 import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
+import { checkRunValues } from './reduce/value-limits'
 import type { AgentSnapshot, RunOptions } from './types'
 
 export type { MachineConfig } from './reduce/server-state'
@@ -61,9 +62,9 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
     case 'failed':
       return failed(model, input.requestId, input.error, config)
     case 'run':
-      return startRun(model, input, config)
+      return refuseValues(model, input.messages, input.options, config) ?? startRun(model, input, config)
     case 'answer':
-      return answerConfirmation(model, input, config, startRequest)
+      return refuseValues(model, [], input.options, config) ?? answerConfirmation(model, input, config, startRequest)
     case 'setState':
       return setUserState(model, input.update, config)
     case 'abort':
@@ -73,6 +74,12 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
     case 'reconnect':
       return reconnect(model, input.requestId, config)
   }
+}
+
+/** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
+function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
+  const refused = checkRunValues(messages, options, config.rules.limits)
+  return refused ? { model, effects: none, refused } : undefined
 }
 
 /** A result for a call an answered confirmation named, while no message of the conversation holds that call. */
@@ -99,7 +106,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
   let type: EventType | undefined
   try {
-    type = checkedType(raw)
+    type = checkedType(raw, config.rules.limits)
   } catch (error) {
     // Stryker disable next-line StringLiteral: checkedType and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)

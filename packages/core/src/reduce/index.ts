@@ -19,6 +19,7 @@ import {
 import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceReasoningMessageEnd, reduceReasoningMessageStart } from './reasoning'
 import { defaultLimits } from './state'
 import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
+import { checkEventValues } from './value-limits'
 
 // Each known type to its constant. JSON.parse leaves strings of more than a few characters out of
 // V8's string table, so an event's `type` equals a constant only character by character; the
@@ -29,9 +30,10 @@ const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type
  * Checks an event from outside against @ag-ui/core's schemas, and returns its type as the
  * protocol's own constant, which the machine compares by identity wherever it asks what an event
  * is. Returns undefined for an event type the protocol does not know (ignored without harm);
- * throws INVALID_EVENT for a malformed one.
+ * throws INVALID_EVENT for a malformed one, and LIMIT_EXCEEDED for one that brings a value deeper
+ * or larger than the store keeps.
  */
-export function checkedType(event: unknown): EventType | undefined {
+export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLimits): EventType | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
     throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a "type"')
   }
@@ -42,8 +44,10 @@ export function checkedType(event: unknown): EventType | undefined {
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
   const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, event as Record<string, unknown>)
   if (hot !== null) {
-    if (hot === undefined) return known
-    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
+    if (hot !== undefined) throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
+    // A streamed token's delta is a string: only its metadata, rarely there, can bring a deep value.
+    if ((event as { metadata?: unknown }).metadata === undefined) return known
+    return withinLimits(known, event as Record<string, unknown>, limits)
   }
   const parsed = EventSchemas.safeParse(event)
   if (!parsed.success) {
@@ -54,7 +58,13 @@ export function checkedType(event: unknown): EventType | undefined {
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${issue?.message ?? 'invalid'}`, { eventType: type })
   }
   // The event itself stays as it came, not zod's copy: values keep their identity and nothing is cloned.
-  return known
+  return withinLimits(known, event as Record<string, unknown>, limits)
+}
+
+function withinLimits(type: EventType, event: Record<string, unknown>, limits: AgentStoreLimits): EventType {
+  const exceeded = checkEventValues(type, event, limits)
+  if (exceeded) throw exceeded
+  return type
 }
 
 /**

@@ -1,0 +1,40 @@
+import { EventType } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
+import { measureJson } from '../json-value'
+import type { AgentStoreLimits, RunOptions } from '../types'
+
+// Whatever the store keeps besides the state (metadata, a run's input and result, interrupts,
+// subagent results, LangGraph's on_interrupt values, a snapshot's messages, a run's options) is
+// saved with the thread and walked by its copies, and JSON.stringify recurses: a value deeper
+// than the state's limit would make every later save fail. Each is checked once, where it comes
+// in, as a whole: an event before it is reduced, a command's values when it is given.
+
+/**
+ * The deepest the protocol puts a value of free shape: `RUN_STARTED.input.messages[].toolCalls[].metadata`
+ * sits six levels down in its event. A value within maxDepth is within maxDepth + this in its event.
+ */
+export const VALUE_NESTING = 6
+
+/** LIMIT_EXCEEDED for an event deeper or larger than a kept value may be; undefined when it fits. */
+export function checkEventValues(type: EventType, event: Record<string, unknown>, limits: AgentStoreLimits): AgentStoreError | undefined {
+  // The state's own rules check what these bring (the patcher each op's value, without reading a
+  // long string again), and nothing else of them is kept.
+  if (type === EventType.STATE_SNAPSHOT || type === EventType.STATE_DELTA) return undefined
+  return exceeded(event, limits, `${type} event`, type)
+}
+
+/** LIMIT_EXCEEDED for run options (and messages) given to run() or with an answer; undefined when they fit. */
+export function checkRunValues(messages: readonly unknown[], options: RunOptions | undefined, limits: AgentStoreLimits): AgentStoreError | undefined {
+  const kept = { messages, tools: options?.tools, context: options?.context, forwardedProps: options?.forwardedProps }
+  return exceeded(kept, limits, 'The run options')
+}
+
+function exceeded(value: unknown, limits: AgentStoreLimits, what: string, eventType?: string): AgentStoreError | undefined {
+  const measured = measureJson(value, limits.maxDepth + VALUE_NESTING, limits.maxEventBytes, true)
+  if (measured.ok) return undefined
+  const limit = measured.kind === 'depth' ? 'maxDepth' : 'maxEventBytes'
+  // The path of a deep value is as long as the value is deep: the message names its first key.
+  const where = measured.path.split('/', 2).join('/') || '/'
+  const message = `${what}: the value at ${where} is ${measured.reason}, beyond what the store keeps (${limit})`
+  return new AgentStoreError('LIMIT_EXCEEDED', message, { limit, path: measured.path, ...(eventType === undefined ? {} : { eventType }) })
+}
