@@ -7,7 +7,15 @@ import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
-import { acceptServerState, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
+import {
+  acceptServerState,
+  draftFromArguments,
+  forgetReaders,
+  type MachineConfig,
+  newRun,
+  predictStreamingCalls,
+  settle,
+} from './reduce/server-state'
 import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
 import { checkRunValues } from './reduce/value-limits'
@@ -56,6 +64,13 @@ export interface Step<S> {
 const none: readonly Effect[] = Object.freeze([])
 
 export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
+  const step = transitionOf(model, input, config)
+  // A token leaves the streaming calls as they were: only a call's start or end, or its run's, prunes.
+  if (config.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(config, step.model.run)
+  return step
+}
+
+function transitionOf<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
   switch (input.type) {
     case 'event':
       return receive(model, input.event, input.requestId, config)

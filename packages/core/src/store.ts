@@ -36,6 +36,8 @@ export interface StoreInternals<S = unknown> {
   flush(): Promise<void>
   /** Stops persisting (the store is being dropped from memory). */
   stop(): void
+  /** How many partial-JSON readers the cache beside the model holds (one per streaming drafted tool call). */
+  readers(): number
 }
 
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -304,6 +306,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     },
     flush: () => persister?.flush() ?? Promise.resolve(),
     stop: () => persister?.stop(),
+    readers: () => config.readers.size,
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))

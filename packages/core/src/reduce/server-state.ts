@@ -199,6 +199,14 @@ function feedReader<S>(config: MachineConfig<S>, toolCallId: string, text: strin
   return changed
 }
 
+/**
+ * Drops the readers of calls that no longer stream. A run that fails, is aborted or reset, or ends
+ * without TOOL_CALL_END leaves its calls' readers behind, and the cache lives as long as the store.
+ */
+export function forgetReaders<S>(config: MachineConfig<S>, run: RunContext | undefined): void {
+  for (const toolCallId of config.readers.keys()) if (!run || !Object.hasOwn(run.streaming, toolCallId)) config.readers.delete(toolCallId)
+}
+
 function mapsTool(mappings: readonly PredictionMapping[], tool: string): boolean {
   for (const mapping of mappings) if (mapping.tool === tool) return true
   return false
