@@ -7,15 +7,7 @@ import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
-import {
-  acceptServerState,
-  draftFromArguments,
-  forgetReaders,
-  type MachineConfig,
-  newRun,
-  predictStreamingCalls,
-  settle,
-} from './reduce/server-state'
+import { acceptServerState, draftFromArguments, forgetReaders, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
 import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
 import { checkRunValues } from './reduce/value-limits'
