@@ -81,12 +81,16 @@ export function writeRecording<S>(
 // and details but not its `cause` (often the transport's own error), which a replay must show too.
 const ERROR = '$agent-state:devtools-error'
 const MAX_DEPTH = 1024
+// Deeper than any value the store keeps (its default limit is half as deep): only a refused input
+// reaches it. It is cut there, so the export never recurses without bound, and replays refused still.
+const CUT = '$agent-state:devtools-cut'
 
 const encode = (value: unknown) => encodeModel(tagErrors(value, 0) as Model<unknown>)
 const decode = (value: unknown) => untagErrors(decodeModel(value), 0)
 
 function tagErrors(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value
+  if (typeof value !== 'object' || value === null) return value
+  if (depth > MAX_DEPTH) return CUT
   if (value instanceof Error) {
     const own: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value)) own[key] = tagErrors(item, depth + 1)
