@@ -155,13 +155,13 @@ export interface StandardSchemaV1<TOutput = unknown> {
 export type StateValidator<TState> = ((state: unknown) => TState) | StandardSchemaV1<TState>
 
 export interface AgentStoreLimits {
-  /** Deepest nesting of the state, counting from the root (default 512). */
+  /** Deepest nesting of the state, counting from the root (default 512); every other value the store keeps is held to it too. */
   maxDepth: number
   /** Most operations in one STATE_DELTA (default 10,000). */
   maxOpsPerDelta: number
   /** Largest state, measured as UTF-16 code units of its JSON text (default 16 MiB). */
   maxStateBytes: number
-  /** Largest single event an HttpAgent may receive, as UTF-8 bytes of its SSE data (default 16 MiB). */
+  /** Largest single event an HttpAgent may receive, as UTF-8 bytes of its SSE data (default 16 MiB); also bounds an applied event and a run's options, as JSON text. */
   maxEventBytes: number
 }
 
