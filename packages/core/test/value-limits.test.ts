@@ -120,6 +120,14 @@ describe('values an event brings besides the state', () => {
     expect(seen).toEqual([{ done: 1 }])
   })
 
+  it('only depth and size are judged: undefined fields and a Date in metadata still apply', () => {
+    const { store, errors } = recordedStore({ initialState: {} })
+    const metadata = { at: new Date(0), note: undefined, score: Number.NaN }
+    store.apply([started, { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant', name: undefined, metadata } as BaseEvent])
+    expect(errors).toEqual([])
+    expect(store.getState().messages.map((m) => m.id)).toEqual(['m1'])
+  })
+
   it('a metadata object that refers to itself is refused rather than walked for ever', () => {
     const { store, errors } = recordedStore({ initialState: {} })
     const metadata: Record<string, unknown> = { name: 'loop' }
@@ -174,9 +182,25 @@ describe('values a command brings', () => {
       ),
     ]
     expect(refusals.map((r) => r?.code)).toEqual(['LIMIT_EXCEEDED', 'LIMIT_EXCEEDED', 'LIMIT_EXCEEDED'])
+    expect(refusals[0]?.message).toContain('/forwardedProps')
     expect(agent.inputs).toEqual([])
     expect(store.getState()).toBe(before)
     expect(() => JSON.stringify(store.serialize())).not.toThrow()
+  })
+
+  it('run options larger than maxEventBytes are refused with that limit; within it the run starts', async () => {
+    const agent = new ManualAgent()
+    const store = createAgentStore({ agent, initialState: {}, limits: { maxEventBytes: 1000 } })
+    const refusal = await store.run({ message: 'hi', context: [{ description: 'page', value: 'x'.repeat(2000) }] }).catch((error) => error)
+    expect({ code: refusal.code, limit: refusal.limit, eventType: refusal.eventType }).toEqual({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxEventBytes',
+      eventType: undefined,
+    })
+    const running = store.run({ message: 'hi', context: [{ description: 'page', value: 'home' }] })
+    expect(agent.inputs.map((input) => input.context)).toEqual([[{ description: 'page', value: 'home' }]])
+    store.abort()
+    await running
   })
 
   it('an answer with deep run options is refused and its confirmation stays open; within the limits it goes', async () => {
