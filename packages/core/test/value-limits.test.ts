@@ -111,13 +111,15 @@ describe('values an event brings besides the state', () => {
     expect(errors).toHaveLength(1)
   })
 
-  it('a CUSTOM event the store does not keep is checked all the same: listeners never see a deep one', () => {
+  it('a CUSTOM event the store does not act on reaches listeners unwalked, and the thread still saves', () => {
     const { store, errors } = recordedStore({ initialState: {} })
     const seen: unknown[] = []
-    store.onEvent((event) => seen.push((event as { value?: unknown }).value))
-    store.apply([ev.custom('progress', deep(LEVELS)), ev.custom('progress', { done: 1 })])
-    expect(errors.map((error) => (error as AgentStoreError).code)).toEqual(['LIMIT_EXCEEDED'])
-    expect(seen).toEqual([{ done: 1 }])
+    store.onEvent((event) => seen.push((event as { name?: string }).name))
+    const value = deep(LEVELS)
+    store.apply([started, ev.custom('progress', value), ev.runFinished('r1')])
+    expect(errors).toEqual([])
+    expect(seen).toEqual([undefined, 'progress', undefined])
+    expect(JSON.stringify(store.serialize())).not.toContain('"progress"')
   })
 
   it('only depth and size are judged: undefined fields and a Date in metadata still apply', () => {

@@ -20,8 +20,13 @@ export function checkEventValues(type: EventType, event: Record<string, unknown>
   // The state's own rules check what these bring (the patcher each op's value, without reading a
   // long string again), and nothing else of them is kept.
   if (type === EventType.STATE_SNAPSHOT || type === EventType.STATE_DELTA) return undefined
+  // Only passed to listeners, never kept: not walked, so an app may carry what it likes in them.
+  if (type === EventType.RAW || (type === EventType.CUSTOM && !keptCustom.has(event.name as string))) return undefined
   return exceeded(event, limits, `${type} event`, type)
 }
+
+/** The CUSTOM events the machine acts on (see its `custom` step): their values are kept. */
+const keptCustom = new Set(['on_interrupt', 'PredictState'])
 
 /** LIMIT_EXCEEDED for run options (and messages) given to run() or with an answer; undefined when they fit. */
 export function checkRunValues(messages: readonly unknown[], options: RunOptions | undefined, limits: AgentStoreLimits): AgentStoreError | undefined {
