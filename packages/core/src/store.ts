@@ -1,6 +1,7 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
+import { createListenerSet, type ListenerSet } from './listeners'
 import { dropRequest, type Effect, type Input, type MachineConfig, type Step, transition } from './machine'
 import { initialModel, type Model } from './model'
 import { ownCopy, ownEvent } from './owned'
@@ -10,7 +11,7 @@ import { acceptState, checkState, defaultLimits, type StateRules, toValidator } 
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, Listener, RunOptions } from './types'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunOptions } from './types'
 
 // The shell: it holds the model, runs one transition at a time, publishes the snapshot, then
 // carries out the effects. A command called while a transition is being published (from a
@@ -69,8 +70,9 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   let model: Model<TState> = startingModel(given, initial, config)
   // What the server rendered, for hydration: a restored thread renders the same on both sides.
   const first = model.snapshot
-  // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
-  let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
+  const listeners: ListenerSet<AgentSnapshot<TState>, AgentSnapshot<TState>> = createListenerSet((error) =>
+    report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error })),
+  )
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
   const connections = new Map<string, RunConnection>()
   const connecting = new Set<string>()
@@ -176,15 +178,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     const previous = model.snapshot
     model = next
     if (next.snapshot === previous) return
-    // This round's listeners: one subscribed during it waits for the next change; one removed is not called.
-    for (const entry of listeners) {
-      if (!entry.active) continue
-      try {
-        entry.listener(next.snapshot, previous)
-      } catch (error) {
-        report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error }))
-      }
-    }
+    listeners.notify(next.snapshot, previous)
   }
 
   function perform(effect: Effect) {
@@ -247,15 +241,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     serialize: () => serializeThread(model as Model<unknown>, Date.now()),
     whenRestored: () => restoring,
     getInitialState: () => first,
-    subscribe(listener) {
-      const entry = { listener, active: true }
-      listeners = [...listeners, entry]
-      return () => {
-        if (!entry.active) return
-        entry.active = false
-        listeners = listeners.filter((other) => other !== entry)
-      }
-    },
+    subscribe: (listener) => listeners.add(listener),
     onEvent(listener) {
       eventListeners.add(listener)
       return () => {

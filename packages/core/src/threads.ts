@@ -1,6 +1,7 @@
 import type { AbstractAgent } from '@ag-ui/client'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
+import { createListenerSet } from './listeners'
 import { createWriter, isPromise, loadPersisted, type PersistOptions } from './persist'
 import { createAgentStore, storeInternals } from './store'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunStatus } from './types'
@@ -62,8 +63,16 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const blank = createAgentStore<S>(shared).getState()
   let summaries: readonly ThreadSummary[] = []
   let activeThreadId: string | undefined
-  let listeners: readonly ((snapshot: ThreadsSnapshot<S>, previous: ThreadsSnapshot<S>) => void)[] = []
-  const report = (error: AgentStoreError) => shared.onError?.(error)
+  const report = (error: AgentStoreError) => {
+    try {
+      shared.onError?.(error)
+    } catch {
+      // An onError that throws must not break the registry either.
+    }
+  }
+  const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) =>
+    report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error })),
+  )
   const index = persist
     ? createWriter({ ...persist, key: `${prefix}:threads` }, () => JSON.stringify({ threads: summaries, activeThreadId }), report)
     : undefined
@@ -110,13 +119,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     const next: ThreadsSnapshot<S> = { ...(active ?? blank), threads: summaries, activeThreadId }
     const previous = snapshot
     snapshot = next
-    for (const listener of listeners) {
-      try {
-        listener(next, previous)
-      } catch (error) {
-        report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error }))
-      }
-    }
+    listeners.notify(next, previous)
   }
 
   function setSummaries(next: readonly ThreadSummary[]) {
@@ -194,12 +197,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   return {
     getState: () => snapshot,
     getInitialState: () => first,
-    subscribe(listener) {
-      listeners = [...listeners, listener]
-      return () => {
-        listeners = listeners.filter((other) => other !== listener)
-      }
-    },
+    subscribe: (listener) => listeners.add(listener),
     open(threadId = createId()) {
       activeThreadId = threadId
       const store = attach(threadId)
