@@ -7,6 +7,7 @@ import { initialModel, type Model } from './model'
 import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
+import { endOfRun } from './reduce/run-end'
 import { acceptState, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
@@ -320,8 +321,22 @@ const stateRules = <S>(from: AgentStoreOptions<S>): StateRules<S> => ({ limits: 
  */
 function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot<S>, config: MachineConfig<S>): Model<S> {
   if (!restored) return initialModel(initial)
-  if (!restored.request) return restored
-  return dropRequest(restored, undefined, config).model
+  if (restored.request) return dropRequest(restored, undefined, config).model
+  return restored.snapshot.status === 'running' ? withoutLostRun(restored, config) : restored
+}
+
+/**
+ * `running` with no request: a run fed through apply() goes on with the app's next events; one
+ * that a request streamed (a devtools jump saved mid-run, an older release) ends as abort() would.
+ */
+function withoutLostRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+  if (model.run && model.run.requestId === undefined) return model
+  const ended = model.run
+    ? endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
+    : model
+  if (ended.snapshot.status !== 'running') return ended
+  const status = ended.snapshot.confirmations.length > 0 ? 'interrupted' : 'idle'
+  return { ...ended, snapshot: { ...ended.snapshot, status, steps: [] } }
 }
 
 /**
