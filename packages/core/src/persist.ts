@@ -24,7 +24,8 @@ export interface Persister {
   readonly scheduled: boolean
   /** Writes what is pending now; resolves when the storage has the latest value. */
   flush(): Promise<void>
-  stop(): void
+  /** Writes nothing more; resolves once the write in flight has settled. */
+  stop(): Promise<void>
 }
 
 export const persistKey = (options: PersistOptions) => options.key ?? 'agent-state'
@@ -131,10 +132,12 @@ export function createWriter(options: PersistOptions, text: () => string, report
       if (unsaved) dirty = true
       await write()
     },
-    stop() {
+    /** Writes nothing more; resolves once the write in flight, if any, has landed or failed. */
+    async stop() {
       stopped = true
       clearTimeout(timer)
       writer.scheduled = false
+      await writing
     },
   }
   return writer

@@ -36,8 +36,8 @@ export interface StoreInternals<S = unknown> {
   replace(model: Model<S>): void
   /** Writes the persisted thread now; resolves when the storage has it. */
   flush(): Promise<void>
-  /** Stops persisting (the store is being dropped from memory). */
-  stop(): void
+  /** Stops persisting (the store is being dropped from memory); resolves once the write in flight has settled. */
+  stop(): Promise<void>
 }
 
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -290,7 +290,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       persister?.changed(true)
     },
     flush: () => persister?.flush() ?? Promise.resolve(),
-    stop: () => persister?.stop(),
+    stop: () => persister?.stop() ?? Promise.resolve(),
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))

@@ -173,7 +173,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   function evict() {
     for (const [id, entry] of live) {
       if (live.size <= maxThreads) return
-      if (id === activeThreadId || entry.store.getState().status === 'running') continue
+      // A request in flight (a run, or a reconnect() still replaying) keeps its thread in memory.
+      if (id === activeThreadId || storeInternals(entry.store).model().request) continue
       live.delete(id)
       if (!persist) {
         entry.unsubscribe()
@@ -211,14 +212,17 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       live.delete(threadId)
       leaving.delete(threadId)
       dropped.delete(threadId)
+      let saving: Promise<void> | undefined
       if (entry) {
         entry.unsubscribe()
         entry.store.abort()
-        storeInternals(entry.store).stop()
+        saving = storeInternals(entry.store).stop()
       }
       if (activeThreadId === threadId) activeThreadId = undefined
       setSummaries(summaries.filter((s) => s.id !== threadId))
       try {
+        // After the save in flight: a storage that does not keep request order would land it after the removal.
+        await saving
         await persist?.storage.removeItem(`${prefix}:${threadId}`)
       } catch (error) {
         report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
@@ -226,7 +230,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     },
     whenRestored: () => restoring,
     async flush() {
-      await Promise.all([...live.values()].map(({ store }) => storeInternals(store).flush()))
+      // The threads being dropped too: their last change may not have been written yet.
+      await Promise.all([...live.values(), ...leaving.values()].map(({ store }) => storeInternals(store).flush()))
       await index?.flush()
     },
   }
