@@ -21,7 +21,7 @@ function savedAt(which: number, cut: number): { saved: Record<string, unknown>; 
     if (step.kind === 'event' && !agent.open) continue
     performStep(store, agent, conversation, step, outcomes)
   }
-  return { saved: throughJson(store.serialize()) as Record<string, unknown>, threadId: store.getState().threadId }
+  return { saved: throughJson(store.serialize()) as unknown as Record<string, unknown>, threadId: store.getState().threadId }
 }
 
 /** Every place in a JSON value: its parent and key. */
