@@ -4,6 +4,7 @@ import { createId } from './ids'
 import { createListenerSet } from './listeners'
 import { createWriter, isPromise, loadPersisted, type PersistOptions } from './persist'
 import { createAgentStore, storeInternals } from './store'
+import type { SerializedThread } from './thread'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunStatus } from './types'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
@@ -86,9 +87,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     try {
       const saved = loadPersisted({ ...persist, key: `${prefix}:threads` })
       if (!isPromise(saved)) {
-        takeIndex(saved)
+        const settling = takeIndex(saved)
         start()
-        return Promise.resolve()
+        return settling
       }
       return Promise.resolve(saved)
         .then(takeIndex, (error) => report(indexError(error)))
@@ -100,10 +101,13 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     }
   }
 
-  /** The saved list, and the thread that was shown, opened again unless the app has opened one already. */
-  function takeIndex(saved: unknown) {
+  /**
+   * The saved list, and the thread that was shown, opened again unless the app has opened one already.
+   * Resolves once the list shows what each thread will be when opened.
+   */
+  function takeIndex(saved: unknown): Promise<void> {
     const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
-    if (!Array.isArray(threads)) return
+    if (!Array.isArray(threads)) return Promise.resolve()
     const known = new Set(summaries.map((s) => s.id))
     const found = threads.filter((s): s is ThreadSummary => typeof s?.id === 'string' && !known.has(s.id))
     if (found.length > 0) setSummaries([...summaries, ...found])
@@ -112,6 +116,30 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       attach(shown)
       publish()
     }
+    return Promise.all(found.filter((s) => s.status === 'running').map((s) => reread(s.id))).then(() => undefined)
+  }
+
+  /**
+   * A thread listed as running when the page closed: no request outlives the page, so opened it
+   * will show something else (idle, or its confirmations again). The list shows that now.
+   */
+  async function reread(id: string): Promise<void> {
+    let value: unknown
+    try {
+      value = await loadPersisted({ ...persist!, key: `${prefix}:${id}` })
+    } catch {
+      // Unreadable: opening it reports the error and shows a blank thread.
+      value = undefined
+    }
+    if (live.has(id) || leaving.has(id)) return
+    const old = summaries.find((s) => s.id === id)
+    if (!old) return
+    // Restored as opening it would restore it (errors are reported when it is opened).
+    const { onError: _onError, ...quiet } = shared
+    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...(value == null ? {} : { restore: value as SerializedThread }) }).getState()
+    const hasConfirmation = opening.confirmations.length > 0
+    if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
+    setSummaries(summaries.map((s) => (s === old ? { ...old, status: opening.status, hasConfirmation } : s)))
   }
 
   function publish() {
