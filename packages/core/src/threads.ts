@@ -74,12 +74,79 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) =>
     report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error })),
   )
-  const index = persist
-    ? createWriter({ ...persist, key: `${prefix}:threads` }, () => JSON.stringify({ threads: summaries, activeThreadId }), report)
+  // Another tab may write the list too: each write merges what storage holds, and a thread deleted
+  // anywhere is remembered (a few hundred ids) so that no tab lists it again.
+  const indexOptions = persist && { ...persist, key: `${prefix}:threads` }
+  /** Threads deleted, as storage last said plus this tab's deletions: no tab lists them again. */
+  let deleted = new Set<string>()
+  /** Deleted here, until a write of the list has carried the deletion to storage. */
+  const deletedHere = new Set<string>()
+  /** Deleted once and opened again here since: the stored record of the deletion no longer holds. */
+  const revived = new Set<string>()
+  /** This tab's deletions in the write in flight: once it has landed, storage holds them. */
+  let sending: readonly string[] = []
+  const index = indexOptions
+    ? createWriter(
+        {
+          ...indexOptions,
+          storage: {
+            getItem: (key) => indexOptions.storage.getItem(key),
+            removeItem: (key) => indexOptions.storage.removeItem(key),
+            async setItem(key, value) {
+              const sent = sending
+              await indexOptions.storage.setItem(key, value)
+              for (const id of sent) deletedHere.delete(id)
+            },
+          },
+        },
+        indexText,
+        report,
+      )
     : undefined
   const first: ThreadsSnapshot<S> = { ...blank, threads: summaries, activeThreadId }
   let snapshot = first
   const restoring = readIndex()
+  if (indexOptions) watchOf(indexOptions)?.(indexOptions.key, () => void readStored().then(merge))
+
+  async function indexText(): Promise<string> {
+    merge(await readStored())
+    sending = [...deletedHere]
+    return JSON.stringify({ threads: summaries, activeThreadId, deleted: [...deleted].slice(-MAX_DELETED) })
+  }
+
+  /** The list as storage holds it now; nothing when it cannot be read (the write goes on with this tab's list). */
+  async function readStored(): Promise<unknown> {
+    try {
+      return await loadPersisted(indexOptions!)
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * Another tab's changes to the list: its new threads are added, those it deleted forgotten, and
+   * a summary it updated later taken (unless the thread is live here: this tab's is current).
+   * Nothing of this tab's is dropped. The list is not written for it: storage has it already.
+   */
+  function merge(saved: unknown): void {
+    const { threads, deleted: gone } = (saved ?? {}) as { threads?: unknown; deleted?: unknown }
+    const stored = Array.isArray(threads) ? threads.filter(isSummary) : []
+    const removed = new Set(Array.isArray(gone) ? gone.filter((id): id is string => typeof id === 'string') : [])
+    for (const id of revived) if (!removed.has(id)) revived.delete(id)
+    deleted = new Set([...removed, ...deletedHere].filter((id) => !revived.has(id)))
+    let next = summaries.filter((summary) => !deleted.has(summary.id))
+    for (const summary of summaries) if (!next.includes(summary)) void forget(summary.id)
+    const byId = new Map(next.map((summary) => [summary.id, summary]))
+    const added = stored.filter((summary) => !byId.has(summary.id) && !deleted.has(summary.id))
+    next = next.map((mine) => {
+      const theirs = stored.find((summary) => summary.id === mine.id)
+      return theirs && theirs.updatedAt > mine.updatedAt && !live.has(mine.id) && !leaving.has(mine.id) ? theirs : mine
+    })
+    if (added.length === 0 && next.length === summaries.length && next.every((summary, i) => summary === summaries[i])) return
+    summaries = [...added, ...next]
+    if (activeThreadId !== undefined && deleted.has(activeThreadId)) activeThreadId = undefined
+    publish()
+  }
 
   function readIndex(): Promise<void> {
     if (!persist) return Promise.resolve()
@@ -109,8 +176,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
     if (!Array.isArray(threads)) return Promise.resolve()
     const known = new Set(summaries.map((s) => s.id))
-    const found = threads.filter((s): s is ThreadSummary => typeof s?.id === 'string' && !known.has(s.id))
+    const found = threads.filter((s): s is ThreadSummary => isSummary(s) && !known.has(s.id))
     if (found.length > 0) setSummaries([...summaries, ...found])
+    merge(saved)
     if (activeThreadId === undefined && typeof shown === 'string' && found.some((s) => s.id === shown)) {
       activeThreadId = shown
       attach(shown)
@@ -221,6 +289,40 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     }
   }
 
+  /** Stops the thread's run and removes it from memory, then from storage. */
+  async function forget(threadId: string): Promise<void> {
+    const entry = live.get(threadId) ?? leaving.get(threadId)
+    live.delete(threadId)
+    leaving.delete(threadId)
+    dropped.delete(threadId)
+    let saving: Promise<void> | undefined
+    if (entry) {
+      entry.unsubscribe()
+      entry.store.abort()
+      saving = storeInternals(entry.store).stop()
+    }
+    try {
+      // After the save in flight: a storage that does not keep request order would land it after the removal.
+      await saving
+      await persist?.storage.removeItem(`${prefix}:${threadId}`)
+    } catch (error) {
+      report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
+    }
+  }
+
+  /** The stored list when the storage answers synchronously; undefined otherwise. */
+  function readNow(): unknown {
+    try {
+      const saved = loadPersisted(indexOptions!)
+      if (!isPromise(saved)) return saved
+      // An async storage answers later: its list arrives with the next write or `watch` call.
+      saved.catch(() => undefined)
+      return undefined
+    } catch {
+      return undefined
+    }
+  }
+
   const known = (id: string) => live.has(id) || leaving.has(id) || dropped.has(id) || summaries.some((s) => s.id === id)
 
   return {
@@ -228,33 +330,30 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     getInitialState: () => first,
     subscribe: (listener) => listeners.add(listener),
     open(threadId = createId()) {
+      deletedHere.delete(threadId)
+      if (deleted.delete(threadId)) revived.add(threadId)
       activeThreadId = threadId
       const store = attach(threadId)
       index?.changed(true)
       publish()
       return store
     },
-    store: (threadId) => (known(threadId) ? attach(threadId) : undefined),
+    store(threadId) {
+      // Created in another tab since this one last read the list: a synchronous storage tells at once.
+      if (!known(threadId) && indexOptions) {
+        const saved = readNow()
+        if (saved !== undefined) merge(saved)
+      }
+      return known(threadId) ? attach(threadId) : undefined
+    },
     async delete(threadId) {
-      const entry = live.get(threadId) ?? leaving.get(threadId)
-      live.delete(threadId)
-      leaving.delete(threadId)
-      dropped.delete(threadId)
-      let saving: Promise<void> | undefined
-      if (entry) {
-        entry.unsubscribe()
-        entry.store.abort()
-        saving = storeInternals(entry.store).stop()
-      }
+      deleted.add(threadId)
+      deletedHere.add(threadId)
+      revived.delete(threadId)
       if (activeThreadId === threadId) activeThreadId = undefined
+      const removing = forget(threadId)
       setSummaries(summaries.filter((s) => s.id !== threadId))
-      try {
-        // After the save in flight: a storage that does not keep request order would land it after the removal.
-        await saving
-        await persist?.storage.removeItem(`${prefix}:${threadId}`)
-      } catch (error) {
-        report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
-      }
+      await removing
     },
     whenRestored: () => restoring,
     async flush() {
@@ -270,6 +369,34 @@ function titleOf<S>(snapshot: AgentSnapshot<S>): string | undefined {
   const text = typeof message?.content === 'string' ? message.content.trim() : undefined
   if (!text) return undefined
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text
+}
+
+/** Deletions remembered in the stored list, so that another tab does not list those threads again. */
+const MAX_DELETED = 200
+
+const statuses: readonly unknown[] = ['idle', 'running', 'interrupted', 'error'] satisfies RunStatus[]
+
+/** A summary a list can show: from storage, so checked like a saved thread. */
+const isSummary = (value: unknown): value is ThreadSummary => {
+  const summary = value as Partial<ThreadSummary> | null
+  return (
+    typeof summary?.id === 'string' &&
+    (summary.title === undefined || typeof summary.title === 'string') &&
+    statuses.includes(summary.status) &&
+    typeof summary.updatedAt === 'number' &&
+    typeof summary.hasConfirmation === 'boolean'
+  )
+}
+
+/** Where the storage is the page's Web Storage, its `storage` event; else the app's own `watch`, if any. */
+function watchOf(options: PersistOptions): PersistOptions['watch'] {
+  if (options.watch) return options.watch
+  const page = globalThis as { addEventListener?: (type: 'storage', listener: (event: { key: string | null; storageArea: unknown }) => void) => void }
+  if (typeof page.addEventListener !== 'function' || typeof Storage !== 'function' || !(options.storage instanceof Storage)) return undefined
+  return (key, changed) =>
+    page.addEventListener?.('storage', (event) => {
+      if (event.storageArea === options.storage && (event.key === key || event.key === null)) changed()
+    })
 }
 
 const indexError = (error: unknown) =>

@@ -199,7 +199,7 @@ describe('createAgentThreads', () => {
     expect(threads.getState().activeThreadId).toBeUndefined()
     await threads.flush()
     expect(items.has('agent-state:a')).toBe(false)
-    expect(JSON.parse(items.get('agent-state:threads')!)).toEqual({ threads: [] })
+    expect(JSON.parse(items.get('agent-state:threads')!)).toEqual({ threads: [], deleted: ['a'] })
     expect(threads.store('a')).toBeUndefined()
     expect(errors).toEqual([])
   })
