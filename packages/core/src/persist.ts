@@ -32,6 +32,8 @@ export interface Persister {
   flush(): Promise<void>
   /** Writes nothing more; resolves once the write in flight has settled. */
   stop(): Promise<void>
+  /** Writes again after stop(), starting with the current value. */
+  resume(): void
 }
 
 export const persistKey = (options: PersistOptions) => options.key ?? 'agent-state'
@@ -139,6 +141,11 @@ export function createWriter(options: PersistOptions, text: () => string | Promi
       await writing
       if (unsaved) dirty = true
       await write()
+    },
+    /** Writes again after stop(), starting with the current value. */
+    resume() {
+      stopped = false
+      changed(true)
     },
     /** Writes nothing more; resolves once the write in flight, if any, has landed or failed. */
     async stop() {

@@ -38,6 +38,8 @@ export interface StoreInternals<S = unknown> {
   flush(): Promise<void>
   /** Stops persisting (the store is being dropped from memory); resolves once the write in flight has settled. */
   stop(): Promise<void>
+  /** Persists again after stop() (a dropped store the app went on using), writing the current thread. */
+  resume(): void
 }
 
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -291,6 +293,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     },
     flush: () => persister?.flush() ?? Promise.resolve(),
     stop: () => persister?.stop() ?? Promise.resolve(),
+    resume: () => persister?.resume(),
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))

@@ -54,13 +54,20 @@ export interface AgentThreads<S> {
 
 const TITLE_LENGTH = 80
 
+interface Entry<S> {
+  readonly store: AgentStore<S>
+  readonly unsubscribe: () => void
+}
+
 export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThreads<S> {
   const { createAgent, persist, maxThreads = 10, ...shared } = options
   const prefix = persist?.key ?? 'agent-state'
-  const live = new Map<string, { store: AgentStore<S>; unsubscribe: () => void }>()
-  const leaving = new Map<string, { store: AgentStore<S>; unsubscribe: () => void }>()
+  const live = new Map<string, Entry<S>>()
+  const leaving = new Map<string, Entry<S>>()
   // Dropped threads without a storage: kept as saved values, which are far smaller than a live store.
   const dropped = new Map<string, unknown>()
+  // Dropped stores, while the app may still hold one: that store, not a second one, is the thread.
+  const detached = new Map<string, WeakRef<Entry<S>>>()
   const blank = createAgentStore<S>(shared).getState()
   let summaries: readonly ThreadSummary[] = []
   let activeThreadId: string | undefined
@@ -235,14 +242,12 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   }
 
   function attach(id: string): AgentStore<S> {
-    const found = live.get(id) ?? leaving.get(id)
+    const found = live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
     if (found) {
-      leaving.delete(id)
-      // Most recently used last: the first entries are the ones to drop.
-      live.delete(id)
-      live.set(id, found)
+      takeBack(id, found)
       return found.store
     }
+    detached.delete(id)
     const restore = dropped.get(id) as AgentStoreOptions<S>['restore']
     dropped.delete(id)
     const store = createAgentStore<S>({
@@ -253,16 +258,33 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       ...(persist ? { persist: { ...persist, key: `${prefix}:${id}` } } : {}),
     })
     const unsubscribe = store.subscribe((state, previous) => {
+      // A dropped store the app still holds and changes: it is the thread again (saved and listed).
+      if (!live.has(id)) takeBack(id, entry)
       if (state.status !== previous.status || state.messages.length !== previous.messages.length || state.confirmations !== previous.confirmations)
         summarize(id, state, Date.now())
       if (id === activeThreadId) publish()
     })
-    live.set(id, { store, unsubscribe })
+    const entry: Entry<S> = { store, unsubscribe }
+    live.set(id, entry)
     summarize(id, store.getState(), Date.now())
     // An async restore shows the thread's content once it arrives.
     void store.whenRestored().then(() => live.get(id)?.store === store && summarize(id, store.getState(), Date.now()))
     evict()
     return store
+  }
+
+  /** Most recently used last: the first entries are the ones to drop. */
+  function takeBack(id: string, entry: Entry<S>) {
+    const wasDetached = !live.has(id) && !leaving.has(id)
+    leaving.delete(id)
+    detached.delete(id)
+    dropped.delete(id)
+    live.delete(id)
+    live.set(id, entry)
+    if (wasDetached) {
+      storeInternals(entry.store).resume()
+      evict()
+    }
   }
 
   /** Drops the least recently used idle threads beyond `maxThreads`; a running one stays until it ends. */
@@ -272,8 +294,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       // A request in flight (a run, or a reconnect() still replaying) keeps its thread in memory.
       if (id === activeThreadId || storeInternals(entry.store).model().request) continue
       live.delete(id)
+      // Still subscribed: the listener takes the store back if the app goes on using it.
+      detached.set(id, new WeakRef(entry))
       if (!persist) {
-        entry.unsubscribe()
         dropped.set(id, entry.store.serialize())
         continue
       }
@@ -283,17 +306,17 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       void internals.flush().then(() => {
         if (leaving.get(id) !== entry) return
         leaving.delete(id)
-        entry.unsubscribe()
-        internals.stop()
+        void internals.stop()
       })
     }
   }
 
   /** Stops the thread's run and removes it from memory, then from storage. */
   async function forget(threadId: string): Promise<void> {
-    const entry = live.get(threadId) ?? leaving.get(threadId)
+    const entry = live.get(threadId) ?? leaving.get(threadId) ?? detached.get(threadId)?.deref()
     live.delete(threadId)
     leaving.delete(threadId)
+    detached.delete(threadId)
     dropped.delete(threadId)
     let saving: Promise<void> | undefined
     if (entry) {
