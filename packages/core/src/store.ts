@@ -125,7 +125,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   function checked(value: unknown): Model<TState> {
     try {
-      return readThread(value, config.rules)
+      const read = readThread(value, config.rules)
+      return read.request || read.snapshot.status !== 'running' ? read : withoutLostRun(read, config)
     } catch (error) {
       return notRestored(error)
     }
@@ -324,13 +325,14 @@ const stateRules = <S>(from: AgentStoreOptions<S>): StateRules<S> => ({ limits: 
  */
 function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot<S>, config: MachineConfig<S>): Model<S> {
   if (!restored) return initialModel(initial)
-  if (restored.request) return dropRequest(restored, undefined, config).model
-  return restored.snapshot.status === 'running' ? withoutLostRun(restored, config) : restored
+  if (!restored.request) return restored
+  return dropRequest(restored, undefined, config).model
 }
 
 /**
- * `running` with no request: a run fed through apply() goes on with the app's next events; one
- * that a request streamed (a devtools jump saved mid-run, an older release) ends as abort() would.
+ * A saved thread `running` with no request: a run fed through apply() goes on with the app's next
+ * events; one that a request streamed (a devtools jump saved mid-run, an older release) ends as
+ * abort() would. (A model given directly, as the devtools' replay gives one, is taken as it is.)
  */
 function withoutLostRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
   if (model.run && model.run.requestId === undefined) return model
