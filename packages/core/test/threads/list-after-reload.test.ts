@@ -80,4 +80,15 @@ describe('the thread list after a reload', () => {
       ['a', 'idle', false],
     ])
   })
+
+  it('leaves out a damaged entry of the stored list and lists the others', async () => {
+    const storage = new MapStorage()
+    const good = { id: 'a', title: 'Soup', status: 'idle', updatedAt: 1, hasConfirmation: false }
+    const damaged = [{ id: 'b', status: 'sleeping', updatedAt: 1, hasConfirmation: false }, { id: 'c' }, null, 'd']
+    storage.items.set('agent-state:threads', JSON.stringify({ threads: [good, ...damaged] }))
+    const { threads } = page(storage)
+    await threads.whenRestored()
+    expect(threads.getState().threads).toStrictEqual([good])
+    expect(threads.store('b')).toBeUndefined()
+  })
 })
