@@ -15,6 +15,12 @@ export interface PersistOptions {
   key?: string
   /** Streaming changes are written at most once per this many milliseconds (default 250); answers and run ends at once. */
   throttleMs?: number
+  /**
+   * For a storage other tabs or processes write too: call `changed` whenever `key` was written
+   * elsewhere. The thread list follows it (for the registry's life). With `localStorage` the
+   * page's `storage` event is followed without it.
+   */
+  watch?: (key: string, changed: () => void) => void
 }
 
 export interface Persister {
@@ -24,7 +30,10 @@ export interface Persister {
   readonly scheduled: boolean
   /** Writes what is pending now; resolves when the storage has the latest value. */
   flush(): Promise<void>
-  stop(): void
+  /** Writes nothing more; resolves once the write in flight has settled. */
+  stop(): Promise<void>
+  /** Writes again after stop(), starting with the current value. */
+  resume(): void
 }
 
 export const persistKey = (options: PersistOptions) => options.key ?? 'agent-state'
@@ -54,8 +63,8 @@ export function createPersister(options: PersistOptions, read: () => Model<unkno
   return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now())), report)
 }
 
-/** The same, for any value written as text: a thread, or the list of threads. */
-export function createWriter(options: PersistOptions, text: () => string, report: (error: AgentStoreError) => void) {
+/** The same, for any value written as text: a thread, or the list of threads (merged with the stored one first). */
+export function createWriter(options: PersistOptions, text: () => string | Promise<string>, report: (error: AgentStoreError) => void) {
   const key = persistKey(options)
   const throttleMs = options.throttleMs ?? 250
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -110,7 +119,9 @@ export function createWriter(options: PersistOptions, text: () => string, report
 
   async function save() {
     try {
-      await options.storage.setItem(key, text())
+      const value = text()
+      // A thread's text is ready at once: its write starts in this task, as a sync storage expects.
+      await options.storage.setItem(key, typeof value === 'string' ? value : await value)
       unsaved = false
     } catch (error) {
       unsaved = true
@@ -131,10 +142,17 @@ export function createWriter(options: PersistOptions, text: () => string, report
       if (unsaved) dirty = true
       await write()
     },
-    stop() {
+    /** Writes again after stop(), starting with the current value. */
+    resume() {
+      stopped = false
+      changed(true)
+    },
+    /** Writes nothing more; resolves once the write in flight, if any, has landed or failed. */
+    async stop() {
       stopped = true
       clearTimeout(timer)
       writer.scheduled = false
+      await writing
     },
   }
   return writer

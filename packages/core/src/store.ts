@@ -1,16 +1,18 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
+import { createListenerSet, type ListenerSet } from './listeners'
 import { dropRequest, type Effect, type Input, type MachineConfig, type Step, transition } from './machine'
 import { initialModel, type Model } from './model'
 import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
+import { endOfRun } from './reduce/run-end'
 import { acceptState, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, Listener, RunOptions } from './types'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunOptions } from './types'
 
 // The shell: it holds the model, runs one transition at a time, publishes the snapshot, then
 // carries out the effects. A command called while a transition is being published (from a
@@ -34,8 +36,10 @@ export interface StoreInternals<S = unknown> {
   replace(model: Model<S>): void
   /** Writes the persisted thread now; resolves when the storage has it. */
   flush(): Promise<void>
-  /** Stops persisting (the store is being dropped from memory). */
-  stop(): void
+  /** Stops persisting (the store is being dropped from memory); resolves once the write in flight has settled. */
+  stop(): Promise<void>
+  /** Persists again after stop() (a dropped store the app went on using), writing the current thread. */
+  resume(): void
   /** How many partial-JSON readers the cache beside the model holds (one per streaming drafted tool call). */
   readers(): number
 }
@@ -71,8 +75,9 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   let model: Model<TState> = startingModel(given, initial, config)
   // What the server rendered, for hydration: a restored thread renders the same on both sides.
   const first = model.snapshot
-  // Copied on subscribe and unsubscribe, never per notification: a notification costs no allocation.
-  let listeners: readonly { listener: Listener<TState>; active: boolean }[] = []
+  const listeners: ListenerSet<AgentSnapshot<TState>, AgentSnapshot<TState>> = createListenerSet((error) =>
+    report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error })),
+  )
   const eventListeners = new Set<(event: BaseEvent, snapshot: AgentSnapshot<TState>) => void>()
   const connections = new Map<string, RunConnection>()
   const connecting = new Set<string>()
@@ -122,7 +127,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   function checked(value: unknown): Model<TState> {
     try {
-      return readThread(value, config.rules)
+      const read = readThread(value, config.rules)
+      return read.request || read.snapshot.status !== 'running' ? read : withoutLostRun(read, config)
     } catch (error) {
       return notRestored(error)
     }
@@ -178,15 +184,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     const previous = model.snapshot
     model = next
     if (next.snapshot === previous) return
-    // This round's listeners: one subscribed during it waits for the next change; one removed is not called.
-    for (const entry of listeners) {
-      if (!entry.active) continue
-      try {
-        entry.listener(next.snapshot, previous)
-      } catch (error) {
-        report(new AgentStoreError('LISTENER', `A store listener threw: ${messageOf(error)}`, { cause: error }))
-      }
-    }
+    listeners.notify(next.snapshot, previous)
   }
 
   function perform(effect: Effect) {
@@ -249,15 +247,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     serialize: () => serializeThread(model as Model<unknown>, Date.now()),
     whenRestored: () => restoring,
     getInitialState: () => first,
-    subscribe(listener) {
-      const entry = { listener, active: true }
-      listeners = [...listeners, entry]
-      return () => {
-        if (!entry.active) return
-        entry.active = false
-        listeners = listeners.filter((other) => other !== entry)
-      }
-    },
+    subscribe: (listener) => listeners.add(listener),
     onEvent(listener) {
       eventListeners.add(listener)
       return () => {
@@ -305,7 +295,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       persister?.changed(true)
     },
     flush: () => persister?.flush() ?? Promise.resolve(),
-    stop: () => persister?.stop(),
+    stop: () => persister?.stop() ?? Promise.resolve(),
+    resume: () => persister?.resume(),
     readers: () => config.readers.size,
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
@@ -339,6 +330,21 @@ function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot
   if (!restored) return initialModel(initial)
   if (!restored.request) return restored
   return dropRequest(restored, undefined, config).model
+}
+
+/**
+ * A saved thread `running` with no request: a run fed through apply() goes on with the app's next
+ * events; one that a request streamed (a devtools jump saved mid-run, an older release) ends as
+ * abort() would. (A model given directly, as the devtools' replay gives one, is taken as it is.)
+ */
+function withoutLostRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+  if (model.run && model.run.requestId === undefined) return model
+  const ended = model.run
+    ? endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
+    : model
+  if (ended.snapshot.status !== 'running') return ended
+  const status = ended.snapshot.confirmations.length > 0 ? 'interrupted' : 'idle'
+  return { ...ended, snapshot: { ...ended.snapshot, status, steps: [] } }
 }
 
 /**

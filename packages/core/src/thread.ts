@@ -1,9 +1,9 @@
-import { MessageSchema } from '@ag-ui/core/schemas'
 import { AgentStoreError, messageOf } from './errors'
 import { isPlainObject } from './json-value'
 import type { Model } from './model'
 import { decodeModel, encodeModel } from './model-io'
 import { acceptState, checkState, type StateRules } from './reduce/state'
+import { misfitOf } from './saved-format'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.
@@ -47,25 +47,11 @@ export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
   return model
 }
 
-const statuses = new Set(['idle', 'running', 'interrupted', 'error'])
-
-/** The parts every transition relies on, with the types it relies on. */
+/** Every part of the model, by the saved format; and the thread it says it is. */
 function checkModel(model: Model<unknown>, threadId: unknown): void {
-  const part = (ok: boolean, what: string) => {
-    if (!ok) throw refused('damaged', `The saved thread is damaged: ${what}`)
-  }
-  part(isPlainObject(model), 'no model')
-  const { snapshot } = model
-  part(isPlainObject(snapshot) && typeof snapshot.threadId === 'string' && snapshot.threadId === threadId, 'its thread id')
-  part(statuses.has(snapshot.status) && Array.isArray(snapshot.steps), 'its status')
-  part(Array.isArray(snapshot.messages) && snapshot.messages.every((m) => MessageSchema.safeParse(m).success), 'its messages')
-  part(Array.isArray(snapshot.confirmations) && snapshot.confirmations.every((c) => isPlainObject(c) && typeof c.id === 'string'), 'its confirmations')
-  for (const list of [snapshot.predictions, snapshot.subagents, snapshot.subagentSteps, model.userEdits]) part(Array.isArray(list), 'a list')
-  part(Array.isArray(model.drafts) && model.drafts.every((d) => isPlainObject(d) && typeof d.stateKey === 'string'), 'its drafts')
-  part(Array.isArray(model.answeredInterrupts) && model.answeredInterrupts.every((id) => typeof id === 'string'), 'its answered interrupts')
-  part(isPlainObject(model.settings) && Array.isArray(model.settings.tools) && Array.isArray(model.settings.context), 'its run options')
-  part(model.run === undefined || isPlainObject(model.run), 'its run')
-  part(model.outbox === undefined || (isPlainObject(model.outbox) && Array.isArray(model.outbox.answers)), 'its answers')
+  const misfit = misfitOf(model)
+  if (misfit) throw refused('damaged', `The saved thread is damaged: ${misfit} has the wrong shape`)
+  if (model.snapshot.threadId !== threadId) throw refused('damaged', 'The saved thread is damaged: its thread id')
 }
 
 const refused = (reason: string, message: string, cause?: unknown) =>

@@ -1,8 +1,10 @@
 import type { AbstractAgent } from '@ag-ui/client'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
+import { createListenerSet } from './listeners'
 import { createWriter, isPromise, loadPersisted, type PersistOptions } from './persist'
 import { createAgentStore, storeInternals } from './store'
+import type { SerializedThread } from './thread'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunStatus } from './types'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
@@ -52,24 +54,106 @@ export interface AgentThreads<S> {
 
 const TITLE_LENGTH = 80
 
+interface Entry<S> {
+  readonly store: AgentStore<S>
+  readonly unsubscribe: () => void
+}
+
 export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThreads<S> {
   const { createAgent, persist, maxThreads = 10, ...shared } = options
   const prefix = persist?.key ?? 'agent-state'
-  const live = new Map<string, { store: AgentStore<S>; unsubscribe: () => void }>()
-  const leaving = new Map<string, { store: AgentStore<S>; unsubscribe: () => void }>()
+  const live = new Map<string, Entry<S>>()
+  const leaving = new Map<string, Entry<S>>()
   // Dropped threads without a storage: kept as saved values, which are far smaller than a live store.
   const dropped = new Map<string, unknown>()
+  // Dropped stores, while the app may still hold one: that store, not a second one, is the thread.
+  const detached = new Map<string, WeakRef<Entry<S>>>()
   const blank = createAgentStore<S>(shared).getState()
   let summaries: readonly ThreadSummary[] = []
   let activeThreadId: string | undefined
-  let listeners: readonly ((snapshot: ThreadsSnapshot<S>, previous: ThreadsSnapshot<S>) => void)[] = []
-  const report = (error: AgentStoreError) => shared.onError?.(error)
-  const index = persist
-    ? createWriter({ ...persist, key: `${prefix}:threads` }, () => JSON.stringify({ threads: summaries, activeThreadId }), report)
+  const report = (error: AgentStoreError) => {
+    try {
+      shared.onError?.(error)
+    } catch {
+      // An onError that throws must not break the registry either.
+    }
+  }
+  const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) =>
+    report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error })),
+  )
+  // Another tab may write the list too: each write merges what storage holds, and a thread deleted
+  // anywhere is remembered (a few hundred ids) so that no tab lists it again.
+  const indexOptions = persist && { ...persist, key: `${prefix}:threads` }
+  /** Threads deleted, as storage last said plus this tab's deletions: no tab lists them again. */
+  let deleted = new Set<string>()
+  /** Deleted here, until a write of the list has carried the deletion to storage. */
+  const deletedHere = new Set<string>()
+  /** Deleted once and opened again here since: the stored record of the deletion no longer holds. */
+  const revived = new Set<string>()
+  /** This tab's deletions in the write in flight: once it has landed, storage holds them. */
+  let sending: readonly string[] = []
+  const index = indexOptions
+    ? createWriter(
+        {
+          ...indexOptions,
+          storage: {
+            getItem: (key) => indexOptions.storage.getItem(key),
+            removeItem: (key) => indexOptions.storage.removeItem(key),
+            async setItem(key, value) {
+              const sent = sending
+              await indexOptions.storage.setItem(key, value)
+              for (const id of sent) deletedHere.delete(id)
+            },
+          },
+        },
+        indexText,
+        report,
+      )
     : undefined
   const first: ThreadsSnapshot<S> = { ...blank, threads: summaries, activeThreadId }
   let snapshot = first
   const restoring = readIndex()
+  if (indexOptions) watchOf(indexOptions)?.(indexOptions.key, () => void readStored().then(merge))
+
+  async function indexText(): Promise<string> {
+    merge(await readStored())
+    sending = [...deletedHere]
+    return JSON.stringify({ threads: summaries, activeThreadId, deleted: [...deleted].slice(-MAX_DELETED) })
+  }
+
+  /** The list as storage holds it now; nothing when it cannot be read (the write goes on with this tab's list). */
+  async function readStored(): Promise<unknown> {
+    try {
+      return await loadPersisted(indexOptions!)
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * Another tab's changes to the list: its new threads are added, those it deleted forgotten, and
+   * a summary it updated later taken (unless the thread is live here: this tab's is current).
+   * Nothing of this tab's is dropped. The list is not written for it: storage has it already.
+   */
+  function merge(saved: unknown): void {
+    const { threads, deleted: gone } = (saved ?? {}) as { threads?: unknown; deleted?: unknown }
+    const stored = Array.isArray(threads) ? threads.filter(isSummary) : []
+    const removed = new Set(Array.isArray(gone) ? gone.filter((id): id is string => typeof id === 'string') : [])
+    for (const id of revived) if (!removed.has(id)) revived.delete(id)
+    deleted = new Set([...removed, ...deletedHere].filter((id) => !revived.has(id)))
+    let next = summaries.filter((summary) => !deleted.has(summary.id))
+    for (const summary of summaries) if (!next.includes(summary)) void forget(summary.id)
+    const byId = new Map(next.map((summary) => [summary.id, summary]))
+    const added = stored.filter((summary) => !byId.has(summary.id) && !deleted.has(summary.id))
+    next = next.map((mine) => {
+      const theirs = stored.find((summary) => summary.id === mine.id)
+      return theirs && theirs.updatedAt > mine.updatedAt && !live.has(mine.id) && !leaving.has(mine.id) ? theirs : mine
+    })
+    if (added.length === 0 && next.length === summaries.length && next.every((summary, i) => summary === summaries[i])) return
+    summaries = [...added, ...next]
+    if (activeThreadId !== undefined && deleted.has(activeThreadId)) activeThreadId = undefined
+    publish()
+  }
 
   function readIndex(): Promise<void> {
     if (!persist) return Promise.resolve()
@@ -77,9 +161,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     try {
       const saved = loadPersisted({ ...persist, key: `${prefix}:threads` })
       if (!isPromise(saved)) {
-        takeIndex(saved)
+        const settling = takeIndex(saved)
         start()
-        return Promise.resolve()
+        return settling
       }
       return Promise.resolve(saved)
         .then(takeIndex, (error) => report(indexError(error)))
@@ -91,18 +175,46 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     }
   }
 
-  /** The saved list, and the thread that was shown, opened again unless the app has opened one already. */
-  function takeIndex(saved: unknown) {
+  /**
+   * The saved list, and the thread that was shown, opened again unless the app has opened one already.
+   * Resolves once the list shows what each thread will be when opened.
+   */
+  function takeIndex(saved: unknown): Promise<void> {
     const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
-    if (!Array.isArray(threads)) return
+    if (!Array.isArray(threads)) return Promise.resolve()
     const known = new Set(summaries.map((s) => s.id))
-    const found = threads.filter((s): s is ThreadSummary => typeof s?.id === 'string' && !known.has(s.id))
+    const found = threads.filter((s): s is ThreadSummary => isSummary(s) && !known.has(s.id))
     if (found.length > 0) setSummaries([...summaries, ...found])
+    merge(saved)
     if (activeThreadId === undefined && typeof shown === 'string' && found.some((s) => s.id === shown)) {
       activeThreadId = shown
       attach(shown)
       publish()
     }
+    return Promise.all(found.filter((s) => s.status === 'running').map((s) => reread(s.id))).then(() => undefined)
+  }
+
+  /**
+   * A thread listed as running when the page closed: no request outlives the page, so opened it
+   * will show something else (idle, or its confirmations again). The list shows that now.
+   */
+  async function reread(id: string): Promise<void> {
+    let value: unknown
+    try {
+      value = await loadPersisted({ ...persist!, key: `${prefix}:${id}` })
+    } catch {
+      // Unreadable: opening it reports the error and shows a blank thread.
+      value = undefined
+    }
+    if (live.has(id) || leaving.has(id)) return
+    const old = summaries.find((s) => s.id === id)
+    if (!old) return
+    // Restored as opening it would restore it (errors are reported when it is opened).
+    const { onError: _onError, ...quiet } = shared
+    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...(value == null ? {} : { restore: value as SerializedThread }) }).getState()
+    const hasConfirmation = opening.confirmations.length > 0
+    if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
+    setSummaries(summaries.map((s) => (s === old ? { ...old, status: opening.status, hasConfirmation } : s)))
   }
 
   function publish() {
@@ -110,13 +222,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     const next: ThreadsSnapshot<S> = { ...(active ?? blank), threads: summaries, activeThreadId }
     const previous = snapshot
     snapshot = next
-    for (const listener of listeners) {
-      try {
-        listener(next, previous)
-      } catch (error) {
-        report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error }))
-      }
-    }
+    listeners.notify(next, previous)
   }
 
   function setSummaries(next: readonly ThreadSummary[]) {
@@ -136,14 +242,12 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   }
 
   function attach(id: string): AgentStore<S> {
-    const found = live.get(id) ?? leaving.get(id)
+    const found = live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
     if (found) {
-      leaving.delete(id)
-      // Most recently used last: the first entries are the ones to drop.
-      live.delete(id)
-      live.set(id, found)
+      takeBack(id, found)
       return found.store
     }
+    detached.delete(id)
     const restore = dropped.get(id) as AgentStoreOptions<S>['restore']
     dropped.delete(id)
     const store = createAgentStore<S>({
@@ -154,11 +258,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       ...(persist ? { persist: { ...persist, key: `${prefix}:${id}` } } : {}),
     })
     const unsubscribe = store.subscribe((state, previous) => {
+      // A dropped store the app still holds and changes: it is the thread again (saved and listed).
+      if (!live.has(id)) takeBack(id, entry)
       if (state.status !== previous.status || state.messages.length !== previous.messages.length || state.confirmations !== previous.confirmations)
         summarize(id, state, Date.now())
       if (id === activeThreadId) publish()
     })
-    live.set(id, { store, unsubscribe })
+    const entry: Entry<S> = { store, unsubscribe }
+    live.set(id, entry)
     summarize(id, store.getState(), Date.now())
     // An async restore shows the thread's content once it arrives.
     void store.whenRestored().then(() => live.get(id)?.store === store && summarize(id, store.getState(), Date.now()))
@@ -166,14 +273,30 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     return store
   }
 
+  /** Most recently used last: the first entries are the ones to drop. */
+  function takeBack(id: string, entry: Entry<S>) {
+    const wasDetached = !live.has(id) && !leaving.has(id)
+    leaving.delete(id)
+    detached.delete(id)
+    dropped.delete(id)
+    live.delete(id)
+    live.set(id, entry)
+    if (wasDetached) {
+      storeInternals(entry.store).resume()
+      evict()
+    }
+  }
+
   /** Drops the least recently used idle threads beyond `maxThreads`; a running one stays until it ends. */
   function evict() {
     for (const [id, entry] of live) {
       if (live.size <= maxThreads) return
-      if (id === activeThreadId || entry.store.getState().status === 'running') continue
+      // A request in flight (a run, or a reconnect() still replaying) keeps its thread in memory.
+      if (id === activeThreadId || storeInternals(entry.store).model().request) continue
       live.delete(id)
+      // Still subscribed: the listener takes the store back if the app goes on using it.
+      detached.set(id, new WeakRef(entry))
       if (!persist) {
-        entry.unsubscribe()
         dropped.set(id, entry.store.serialize())
         continue
       }
@@ -183,9 +306,43 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       void internals.flush().then(() => {
         if (leaving.get(id) !== entry) return
         leaving.delete(id)
-        entry.unsubscribe()
-        internals.stop()
+        void internals.stop()
       })
+    }
+  }
+
+  /** Stops the thread's run and removes it from memory, then from storage. */
+  async function forget(threadId: string): Promise<void> {
+    const entry = live.get(threadId) ?? leaving.get(threadId) ?? detached.get(threadId)?.deref()
+    live.delete(threadId)
+    leaving.delete(threadId)
+    detached.delete(threadId)
+    dropped.delete(threadId)
+    let saving: Promise<void> | undefined
+    if (entry) {
+      entry.unsubscribe()
+      entry.store.abort()
+      saving = storeInternals(entry.store).stop()
+    }
+    try {
+      // After the save in flight: a storage that does not keep request order would land it after the removal.
+      await saving
+      await persist?.storage.removeItem(`${prefix}:${threadId}`)
+    } catch (error) {
+      report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
+    }
+  }
+
+  /** The stored list when the storage answers synchronously; undefined otherwise. */
+  function readNow(): unknown {
+    try {
+      const saved = loadPersisted(indexOptions!)
+      if (!isPromise(saved)) return saved
+      // An async storage answers later: its list arrives with the next write or `watch` call.
+      saved.catch(() => undefined)
+      return undefined
+    } catch {
+      return undefined
     }
   }
 
@@ -194,41 +351,37 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   return {
     getState: () => snapshot,
     getInitialState: () => first,
-    subscribe(listener) {
-      listeners = [...listeners, listener]
-      return () => {
-        listeners = listeners.filter((other) => other !== listener)
-      }
-    },
+    subscribe: (listener) => listeners.add(listener),
     open(threadId = createId()) {
+      deletedHere.delete(threadId)
+      if (deleted.delete(threadId)) revived.add(threadId)
       activeThreadId = threadId
       const store = attach(threadId)
       index?.changed(true)
       publish()
       return store
     },
-    store: (threadId) => (known(threadId) ? attach(threadId) : undefined),
+    store(threadId) {
+      // Created in another tab since this one last read the list: a synchronous storage tells at once.
+      if (!known(threadId) && indexOptions) {
+        const saved = readNow()
+        if (saved !== undefined) merge(saved)
+      }
+      return known(threadId) ? attach(threadId) : undefined
+    },
     async delete(threadId) {
-      const entry = live.get(threadId) ?? leaving.get(threadId)
-      live.delete(threadId)
-      leaving.delete(threadId)
-      dropped.delete(threadId)
-      if (entry) {
-        entry.unsubscribe()
-        entry.store.abort()
-        storeInternals(entry.store).stop()
-      }
+      deleted.add(threadId)
+      deletedHere.add(threadId)
+      revived.delete(threadId)
       if (activeThreadId === threadId) activeThreadId = undefined
+      const removing = forget(threadId)
       setSummaries(summaries.filter((s) => s.id !== threadId))
-      try {
-        await persist?.storage.removeItem(`${prefix}:${threadId}`)
-      } catch (error) {
-        report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
-      }
+      await removing
     },
     whenRestored: () => restoring,
     async flush() {
-      await Promise.all([...live.values()].map(({ store }) => storeInternals(store).flush()))
+      // The threads being dropped too: their last change may not have been written yet.
+      await Promise.all([...live.values(), ...leaving.values()].map(({ store }) => storeInternals(store).flush()))
       await index?.flush()
     },
   }
@@ -239,6 +392,34 @@ function titleOf<S>(snapshot: AgentSnapshot<S>): string | undefined {
   const text = typeof message?.content === 'string' ? message.content.trim() : undefined
   if (!text) return undefined
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text
+}
+
+/** Deletions remembered in the stored list, so that another tab does not list those threads again. */
+const MAX_DELETED = 200
+
+const statuses: readonly unknown[] = ['idle', 'running', 'interrupted', 'error'] satisfies RunStatus[]
+
+/** A summary a list can show: from storage, so checked like a saved thread. */
+const isSummary = (value: unknown): value is ThreadSummary => {
+  const summary = value as Partial<ThreadSummary> | null
+  return (
+    typeof summary?.id === 'string' &&
+    (summary.title === undefined || typeof summary.title === 'string') &&
+    statuses.includes(summary.status) &&
+    typeof summary.updatedAt === 'number' &&
+    typeof summary.hasConfirmation === 'boolean'
+  )
+}
+
+/** Where the storage is the page's Web Storage, its `storage` event; else the app's own `watch`, if any. */
+function watchOf(options: PersistOptions): PersistOptions['watch'] {
+  if (options.watch) return options.watch
+  const page = globalThis as { addEventListener?: (type: 'storage', listener: (event: { key: string | null; storageArea: unknown }) => void) => void }
+  if (typeof page.addEventListener !== 'function' || typeof Storage !== 'function' || !(options.storage instanceof Storage)) return undefined
+  return (key, changed) =>
+    page.addEventListener?.('storage', (event) => {
+      if (event.storageArea === options.storage && (event.key === key || event.key === null)) changed()
+    })
 }
 
 const indexError = (error: unknown) =>

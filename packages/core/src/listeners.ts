@@ -1,0 +1,35 @@
+// One listener set for the store and the threads registry, so both keep the same promise: a
+// listener added during a notification waits for the next one, and one removed during it (by
+// itself or by another listener) is not called again. The list is copied on add and remove,
+// never per notification: a notification (one per streamed token) allocates nothing.
+
+export interface ListenerSet<A, B> {
+  add(listener: (a: A, b: B) => void): () => void
+  /** Calls each listener; one that throws is passed to `thrown` and the others are still called. */
+  notify(a: A, b: B): void
+}
+
+export function createListenerSet<A, B>(thrown: (error: unknown) => void): ListenerSet<A, B> {
+  let entries: readonly { listener: (a: A, b: B) => void; active: boolean }[] = []
+  return {
+    add(listener) {
+      const entry = { listener, active: true }
+      entries = [...entries, entry]
+      return () => {
+        if (!entry.active) return
+        entry.active = false
+        entries = entries.filter((other) => other !== entry)
+      }
+    },
+    notify(a, b) {
+      for (const entry of entries) {
+        if (!entry.active) continue
+        try {
+          entry.listener(a, b)
+        } catch (error) {
+          thrown(error)
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,200 @@
+import { ContextSchema, MessageSchema, ResumeEntrySchema, ToolSchema } from '@ag-ui/core/schemas'
+import { AgentStoreError } from './errors'
+import { isPlainObject } from './json-value'
+
+// The saved model's layout, part by part, with the types every transition relies on: a saved
+// thread comes from storage, which is no more trusted than the network. A part of the wrong shape
+// is found here, named by its path, instead of throwing later in a transition or a render.
+// Values the store only carries (the state, a tool call's arguments, metadata) are any JSON.
+
+/** The path of the first part that does not fit, or undefined. */
+type Check = (value: unknown, path: string) => string | undefined
+
+const any: Check = () => undefined
+const string: Check = (value, path) => (typeof value === 'string' ? undefined : path)
+const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : path)
+const record: Check = (value, path) => (isPlainObject(value) ? undefined : path)
+const error: Check = (value, path) => (value instanceof AgentStoreError ? undefined : path)
+
+/** A value one of @ag-ui/core's schemas accepts. */
+const agui =
+  (schema: { safeParse(value: unknown): { success: boolean } }): Check =>
+  (value, path) =>
+    schema.safeParse(value).success ? undefined : path
+
+const maybe =
+  (check: Check): Check =>
+  (value, path) =>
+    value === undefined ? undefined : check(value, path)
+
+const oneOf =
+  (...allowed: string[]): Check =>
+  (value, path) =>
+    allowed.includes(value as string) ? undefined : path
+
+function list(check: Check): Check {
+  return (value, path) => {
+    if (!Array.isArray(value)) return path
+    for (let i = 0; i < value.length; i++) {
+      const found = check(value[i], `${path}[${i}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+}
+
+/** A plain object with these parts (a part given as `maybe` may be absent); other keys are left alone. */
+function shape(parts: Record<string, Check>): Check {
+  const entries = Object.entries(parts)
+  return (value, path) => {
+    if (!isPlainObject(value)) return path
+    for (const [key, check] of entries) {
+      const found = check(Object.hasOwn(value, key) ? value[key] : undefined, `${path}.${key}`)
+      if (found) return found
+    }
+    return undefined
+  }
+}
+
+function values(check: Check): Check {
+  return (value, path) => {
+    if (!isPlainObject(value)) return path
+    for (const [key, item] of Object.entries(value)) {
+      const found = check(item, `${path}.${key}`)
+      if (found) return found
+    }
+    return undefined
+  }
+}
+
+const strings = list(string)
+const id = maybe(string)
+const message = agui(MessageSchema)
+
+const confirmation = shape({
+  id: string,
+  source: oneOf('interrupt', 'tool', 'on_interrupt'),
+  runId: id,
+  reason: maybe(string),
+  message: maybe(string),
+  toolCallId: maybe(string),
+  responseSchema: any,
+  // Any text: one that is not a date never expires, live or restored (see the README).
+  expiresAt: maybe(string),
+  metadata: maybe(record),
+  value: any,
+  stateKeys: strings,
+  subagentRunId: maybe(string),
+})
+
+const prediction = shape({ toolCallId: id, tool: id, stateKey: string, value: any, complete: boolean })
+
+const subagent = shape({
+  subagentRunId: string,
+  name: string,
+  description: maybe(string),
+  parentSubagentRunId: maybe(string),
+  parentToolCallId: maybe(string),
+  parentMessageId: maybe(string),
+  status: oneOf('running', 'finished', 'error', 'suspended'),
+  result: any,
+  error: maybe(shape({ message: string, code: maybe(string) })),
+  interruptIds: maybe(strings),
+  metadata: maybe(record),
+  runId: id,
+})
+
+const runInfo = shape({
+  runId: id,
+  parentRunId: maybe(string),
+  input: maybe(record),
+  outcome: maybe(oneOf('success', 'interrupt', 'cancelled', 'error')),
+  result: any,
+  usage: maybe(list(record)),
+  metadata: maybe(record),
+})
+
+const snapshot = shape({
+  state: any,
+  committed: any,
+  status: oneOf('idle', 'running', 'interrupted', 'error'),
+  steps: strings,
+  messages: list(message),
+  threadId: string,
+  runId: id,
+  error: maybe(error),
+  predictions: list(prediction),
+  confirmations: list(confirmation),
+  subagents: list(subagent),
+  subagentSteps: list(shape({ subagentRunId: string, stepName: string })),
+  run: maybe(runInfo),
+})
+
+const draft = shape({
+  stateKey: string,
+  runId: id,
+  toolCallId: id,
+  tool: id,
+  toolArgument: string,
+  complete: boolean,
+  existed: boolean,
+  baseline: any,
+})
+
+const edit = shape({ base: any, mine: any, whole: strings })
+
+const runContext = shape({
+  runId: id,
+  requestId: id,
+  base: any,
+  mappings: list(shape({ stateKey: string, tool: string, toolArgument: maybe(string) })),
+  toolCallsBefore: strings,
+  messagesBefore: strings,
+  onInterrupts: list(any),
+  userKeys: strings,
+  streaming: values(string),
+  stopped: strings,
+  sawState: boolean,
+  holding: boolean,
+  resumedCalls: strings,
+})
+
+const settingParts = { tools: list(agui(ToolSchema)), context: list(agui(ContextSchema)), forwardedProps: any }
+
+const outbox = shape({
+  answers: list(shape({ resume: maybe(agui(ResumeEntrySchema)), message: maybe(message), command: any })),
+  answered: list(confirmation),
+  settings: shape({ tools: maybe(settingParts.tools), context: maybe(settingParts.context), forwardedProps: any }),
+  // What a give-back puts back: without it an answer that never arrived could not be undone.
+  restore: shape({
+    server: any,
+    drafts: list(draft),
+    state: any,
+    committed: any,
+    predictions: list(prediction),
+    confirmations: list(confirmation),
+    messages: list(message),
+  }),
+})
+
+// A run being rejoined keeps the model it began with: the same layout, one level down.
+const startModel: Check = (value, path) => model(value, path)
+const rejoin = shape({ runId: string, start: startModel })
+const request = shape({ id: string, delivered: boolean, start: maybe(startModel), rejoining: maybe(rejoin) })
+
+const model: Check = shape({
+  snapshot,
+  server: any,
+  drafts: list(draft),
+  edit: maybe(edit),
+  userEdits: list(edit),
+  run: maybe(runContext),
+  request: maybe(request),
+  rejoin: maybe(rejoin),
+  outbox: maybe(outbox),
+  settings: shape(settingParts),
+  answeredInterrupts: strings,
+})
+
+/** Where a decoded model does not fit the saved format (`model.run.userKeys`), or undefined when it fits. */
+export const misfitOf = (value: unknown): string | undefined => model(value, 'model')
