@@ -4,7 +4,7 @@
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentThreads, createAgentStore, createAgentThreads, type PersistStorage } from '../../src'
-import { MapStorage, SteppedAgent, throughJson } from '../threads/support-threads'
+import { MapStorage, SteppedAgent, sleep, throughJson } from '../threads/support-threads'
 
 type Doc = Record<string, unknown>
 const initialState: Doc = { document: 'first' }
@@ -154,6 +154,60 @@ describe('a thread brought back from storage', () => {
   })
 })
 
+/** An async storage whose writes of one thread's key take `slowMs`, everything else at once. */
+class OneSlowKey {
+  readonly items = new Map<string, string>()
+  started = 0
+  constructor(
+    private readonly slowKey: string,
+    private readonly slowMs: number,
+  ) {}
+  async getItem(key: string) {
+    return this.items.get(key) ?? null
+  }
+  async setItem(key: string, value: string) {
+    if (key === this.slowKey) {
+      this.started++
+      await sleep(this.slowMs)
+    }
+    this.items.set(key, value)
+  }
+  async removeItem(key: string) {
+    this.items.delete(key)
+  }
+}
+
+describe('an async storage that takes its time', () => {
+  it('threads.flush() resolves only once a thread just dropped from memory has been written', async () => {
+    const storage = new OneSlowKey('agent-state:a', 30)
+    const app = page(storage, 1)
+    await app.threads.whenRestored()
+    const a = app.threads.open('a')
+    await a.whenRestored()
+    a.setState({ document: 'a1' })
+    // a is dropped (least recently used, idle) as b opens; the app flushes on pagehide right away.
+    app.threads.open('b')
+    await app.threads.flush()
+    expect(JSON.parse(storage.items.get('agent-state:a') ?? 'null')).not.toBeNull()
+    const saved = createAgentStore<Doc>({ initialState, threadId: 'a', restore: JSON.parse(storage.items.get('agent-state:a')!) })
+    expect(saved.getState().state).toEqual({ document: 'a1' })
+  })
+
+  it("delete(id) while that thread's save is in flight: the thread is not in storage afterwards", async () => {
+    const storage = new OneSlowKey('agent-state:a', 30)
+    const app = page(storage)
+    await app.threads.whenRestored()
+    const a = app.threads.open('a')
+    await a.whenRestored()
+    a.setState({ document: 'a1' })
+    await sleep(1)
+    expect(storage.started).toBe(1)
+    await app.threads.delete('a')
+    await sleep(60)
+    expect(storage.items.has('agent-state:a')).toBe(false)
+  })
+})
+
 describe('answers and edits across a reload', () => {
   it("an edit made while an answer waits for the resumed run's first event survives a reload", async () => {
     const { store } = await interruptedStore([{ id: 'i1', toolCallId: 'tc1' }])
@@ -180,6 +234,24 @@ describe('answers and edits across a reload', () => {
     expect(store.getState().status).toBe('interrupted')
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['i1'])
     expect(store.getState().committed.document).toBe('draft')
+  })
+})
+
+describe("LangGraph's opening STATE_SNAPSHOT({})", () => {
+  it("an edit made before it stays shown and wins on its key when the first node's snapshot echoes the old state", () => {
+    const agent = new SteppedAgent({ threadId: 't' })
+    const errors: string[] = []
+    const store = createAgentStore<Doc>({ agent, initialState, threadId: 't', onError: (e) => errors.push(e.code) })
+    void store.run({ message: 'go' })
+    const input = agent.inputs[0]!
+    agent.push(started(input))
+    store.setState((previous) => ({ ...previous, note: 'mine' }))
+    agent.push({ type: 'STATE_SNAPSHOT', snapshot: {} } as BaseEvent)
+    expect(store.getState().state).toEqual({ document: 'first', note: 'mine' })
+    agent.push({ type: 'STATE_SNAPSHOT', snapshot: { ...input.state, server: 1 } } as BaseEvent)
+    agent.push(finished(input))
+    expect(store.getState().state).toEqual({ document: 'first', server: 1, note: 'mine' })
+    expect(errors).toEqual([])
   })
 })
 

@@ -25,7 +25,7 @@ export class SharedStorage {
 
   /** A microtask delay: 'slow' keeps the order of calls, 'reordering' does not. */
   private async delay(): Promise<void> {
-    const hops = this.kind === 'slow' ? 3 : Math.floor(this.random() * 8)
+    const hops = this.kind === 'slow' ? 25 : Math.floor(this.random() * 25)
     for (let i = 0; i < hops; i++) await Promise.resolve()
   }
 
@@ -57,7 +57,7 @@ export class SharedStorage {
 
   /** Lets every write already handed to an async storage land. */
   async settle(): Promise<void> {
-    for (let i = 0; i < 20; i++) await Promise.resolve()
+    for (let i = 0; i < 60; i++) await Promise.resolve()
   }
 }
 
