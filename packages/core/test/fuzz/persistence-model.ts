@@ -236,7 +236,7 @@ export class World {
     await this.page.registry.whenRestored()
     for (const thread of this.threads.values()) if (thread.tab === 0 || !this.tabs[1]) thread.tab = 0
     const listed = new Set(this.page.registry.getState().threads.map((s) => s.id))
-    // "createAgentThreads …: one store and one agent per thread"; two tabs: never drop another tab's thread.
+    // "A thread survives a reload, a new tab, …": every thread of either tab is listed after a reload.
     for (const thread of this.threads.values())
       if (!thread.deleted && !listed.has(thread.id)) violate('list-lost-thread', `after a reload the list lacks ${thread.id}`)
   }
@@ -293,6 +293,7 @@ export class World {
   async check(): Promise<void> {
     // No waiting on the storage beyond flush(): "Writes every pending change to storage" is the promise.
     for (const tab of this.tabs) if (tab) await tab.registry.flush()
+    // core README: "`canRun(snapshot)` and `canAnswer(snapshot)` say in advance whether `run()` or an answer would be accepted"
     if (this.refusals.length > 0) violate('selectors-agree', this.refusals.join('; '))
     this.checkAsked()
     for (const tab of this.tabs) if (tab) this.checkTab(tab)
@@ -303,7 +304,7 @@ export class World {
     for (const [id, ids] of this.asked) {
       const store = this.page.handles.get(id)?.store
       const open = new Set(store?.getState().confirmations.map((c) => c.id))
-      // "Otherwise the snapshot lists a confirmation … and status is 'interrupted'"; answered ids are never reopened by a replay or a restore, not by a new run.
+      // "Otherwise the snapshot lists a confirmation … and status is 'interrupted'" (answered ids stay closed for "a replay or a restore", not for a new run).
       if (store && (store.getState().status !== 'interrupted' || !ids.every((i) => open.has(i))))
         violate('interrupt-shown', `${id}: the run ended asking ${ids.join(', ')}, the store shows ${store.getState().status} with [${[...open].join(', ')}]`)
     }
@@ -314,6 +315,7 @@ export class World {
     const { registry } = tab
     const listed = registry.getState()
     const active = listed.activeThreadId
+    // "its snapshot is the active thread's, with `threads`"; "the list changes when a status, a message count or a confirmation does"
     if (active !== undefined) {
       const summary = listed.threads.find((s) => s.id === active)
       if (summary && (summary.status !== listed.status || summary.hasConfirmation !== listed.confirmations.length > 0))
@@ -331,10 +333,10 @@ export class World {
     const now = store.getState()
     // "every listener sees snapshots in order and ends on the latest"
     if (handle.seen !== now) violate('listener-latest', `${thread.id}: the listener's last snapshot is not the store's`)
-    // No store is left running with nothing in flight.
+    // "A run that fails (RUN_ERROR, HTTP error, dropped or truncated stream, …) ends with `status: 'error'`": once its request is gone, no run is left running.
     if (now.status === 'running' && !this.server.openRequest(tab.serverTab, thread.id))
       violate('running-without-request', `${thread.id} is running with no request in flight`)
-    // "a local edit … during a run it is replayed over everything the server sends and never lost"
+    // core README: "`setState` … (a local edit; during a run it is replayed over everything the server sends and never lost)"
     if (thread.note !== undefined && now.state.note !== thread.note)
       violate('edit-lost', `${thread.id}: the user set note ${thread.note}, the store shows ${String(now.state.note)}`)
     if (this.storage.full) return
@@ -349,14 +351,16 @@ export class World {
     const errors: AgentStoreError[] = []
     const restored = createAgentStore<Doc>({ initialState, threadId: thread.id, ...(saved ? { restore: saved as never } : {}), onError: (e) => errors.push(e) })
     const back = restored.getState()
-    // "Writes are ordered and coalesced …" and `threads.flush()` "writes every pending change to storage":
-    // after it, storage gives back what the store itself would save now.
+    // "Writes are ordered and coalesced …", "the least recently used idle ones are saved and dropped", and
+    // `threads.flush()` "Writes every pending change to storage" (its doc): storage gives back what the store would save now.
     const latest = createAgentStore<Doc>({ initialState, threadId: thread.id, restore: store.serialize() }).getState()
     if (!strictlyEqual(comparable(back), comparable(latest)))
       violate('saved-latest', `${thread.id}: after flush() storage restores to ${describe(comparable(back))}, the store to ${describe(comparable(latest))}`)
+    // `serialize()`: "the thread as plain JSON, for `restore`"; only "a damaged one or of another version is refused"
     if (errors.length > 0) violate('restore-accepted', `${thread.id}: its own saved thread is refused: ${errors.map((e) => e.message).join('; ')}`)
     // "What is not [restored]: a request. A thread saved while a run streamed comes back as abort() would leave it"
     if (back.status === 'running') violate('restored-running', `${thread.id} restores as running, with no request`)
+    // "What is restored: … the user's edits not yet sent"
     if (thread.note !== undefined && back.state.note !== thread.note)
       violate('edit-lost', `${thread.id}: the user set note ${thread.note}, a reload shows ${String(back.state.note)}`)
     const pending = thread.answers.filter((a) => !a.delivered && !a.refused && !a.superseded)
@@ -390,7 +394,10 @@ export class World {
         // "`delete(id)` stops its run and removes it from storage."
         if (this.storage.items.has(`${PREFIX}:${thread.id}`)) violate('deleted-stays', `${thread.id} was deleted and is still in storage`)
         if (ids.has(thread.id)) violate('deleted-stays-listed', `${thread.id} was deleted and is still in the saved list`)
-      } else if (!ids.has(thread.id)) violate('list-lost-thread', `the saved list lacks ${thread.id} (tab ${thread.tab})`)
+        continue
+      }
+      // "A thread survives … a new tab": no tab's list drops another tab's thread.
+      if (!ids.has(thread.id)) violate('list-lost-thread', `the saved list lacks ${thread.id} (tab ${thread.tab})`)
     }
   }
 }
