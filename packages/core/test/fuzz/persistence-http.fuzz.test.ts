@@ -17,7 +17,8 @@ import { scriptFor } from './persistence-world'
 type Doc = Record<string, unknown>
 type Reply = 'finish' | 'interrupt' | 'http 503' | 'drop'
 const initialState: Doc = { document: 'first' }
-const NUM_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) / 50 : 20
+// Each case makes up to 8 requests over loopback: FUZZ_RUNS counts for a fiftieth here.
+const NUM_RUNS = Math.max(1, Math.round(process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) / 50 : 20))
 
 let server: TestServer
 /** What the server does with its next requests, in order. */
@@ -48,37 +49,41 @@ const step = fc.record({
 })
 
 describe('persistence over real HTTP', () => {
-  it('runs, answers and edits against a server that finishes, interrupts, fails or drops: nothing set is lost, live or after a reload', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
-        const storage = new MapStorage()
-        const threadId = `http-${++count}`
-        const agent = new HttpAgent({ url: server.url, threadId })
-        const store = createAgentStore<Doc>({ agent, initialState, threadId, persist: { storage, throttleMs: 0 }, onError: () => {} })
-        let note: string | undefined
-        for (const { answer, reply: next, edit } of steps) {
-          replies.length = 0
-          replies.push(next)
-          const open = store.getState().confirmations
-          const request = open.length > 0 ? store[answer](open[0]!.id) : store.run({ message: 'go' })
-          // Made while the request waits for its first event.
-          if (edit) {
-            note = `note ${++count}`
-            store.setState((previous) => ({ ...previous, note }))
+  it(
+    'runs, answers and edits against a server that finishes, interrupts, fails or drops: nothing set is lost, live or after a reload',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+          const storage = new MapStorage()
+          const threadId = `http-${++count}`
+          const agent = new HttpAgent({ url: server.url, threadId })
+          const store = createAgentStore<Doc>({ agent, initialState, threadId, persist: { storage, throttleMs: 0 }, onError: () => {} })
+          let note: string | undefined
+          for (const { answer, reply: next, edit } of steps) {
+            replies.length = 0
+            replies.push(next)
+            const open = store.getState().confirmations
+            const request = open.length > 0 ? store[answer](open[0]!.id) : store.run({ message: 'go' })
+            // Made while the request waits for its first event.
+            if (edit) {
+              note = `note ${++count}`
+              store.setState((previous) => ({ ...previous, note }))
+            }
+            await request.catch(() => {})
+            await new Promise((resolve) => setTimeout(resolve, 0))
+            const now = store.getState()
+            expect(now.status).not.toBe('running')
+            if (note !== undefined) expect(now.state.note).toBe(note)
+            const text = storage.items.get('agent-state')
+            const back = createAgentStore<Doc>({ initialState, threadId, ...(text ? { restore: JSON.parse(text) } : {}) }).getState()
+            expect(back.status).not.toBe('running')
+            if (note !== undefined) expect(back.state.note).toBe(note)
+            expect(back.confirmations.map((c) => c.id)).toEqual(now.confirmations.map((c) => c.id))
           }
-          await request.catch(() => {})
-          await new Promise((resolve) => setTimeout(resolve, 0))
-          const now = store.getState()
-          expect(now.status).not.toBe('running')
-          if (note !== undefined) expect(now.state.note).toBe(note)
-          const text = storage.items.get('agent-state')
-          const back = createAgentStore<Doc>({ initialState, threadId, ...(text ? { restore: JSON.parse(text) } : {}) }).getState()
-          expect(back.status).not.toBe('running')
-          if (note !== undefined) expect(back.state.note).toBe(note)
-          expect(back.confirmations.map((c) => c.id)).toEqual(now.confirmations.map((c) => c.id))
-        }
-      }),
-      { numRuns: Math.max(1, Math.round(NUM_RUNS)), seed: 2122 },
-    )
-  })
+        }),
+        { numRuns: NUM_RUNS, seed: 2122 },
+      )
+    },
+    Math.max(30_000, NUM_RUNS * 1_000),
+  )
 })
