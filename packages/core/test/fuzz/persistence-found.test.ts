@@ -36,13 +36,13 @@ const finished = (input: RunAgentInput, outcome?: unknown) =>
   ({ type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, ...(outcome ? { outcome } : {}) }) as BaseEvent
 
 /** A run that drafts `document` and ends asking through the given interrupts. */
-function interruptedRun(input: RunAgentInput, interrupts: { id: string; toolCallId: string }[]): BaseEvent[] {
+function interruptedRun(input: RunAgentInput, interrupts: { id: string; toolCallId: string }[], value = 'draft'): BaseEvent[] {
   return [
     started(input),
     ...interrupts.flatMap(({ toolCallId }) => [
       { type: 'CUSTOM', name: 'PredictState', value: [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }] },
       { type: 'TOOL_CALL_START', toolCallId, toolCallName: 'write_document' },
-      { type: 'TOOL_CALL_ARGS', toolCallId, delta: '{"document":"draft"}' },
+      { type: 'TOOL_CALL_ARGS', toolCallId, delta: JSON.stringify({ document: value }) },
       { type: 'TOOL_CALL_END', toolCallId },
     ]),
     finished(input, { type: 'interrupt', interrupts: interrupts.map((i) => ({ ...i, reason: 'tool_call', responseSchema: accepted })) }),
@@ -229,10 +229,12 @@ describe('answers and edits across a reload', () => {
     agent.push(finished(agent.inputs[1]!))
     expect(store.getState().status).toBe('idle')
     void store.run({ message: 'again' })
-    for (const event of interruptedRun(agent.inputs[2]!, [{ id: 'i1', toolCallId: 'tc2' }])) agent.push(event)
+    for (const event of interruptedRun(agent.inputs[2]!, [{ id: 'i1', toolCallId: 'tc2' }], 'second draft')) agent.push(event)
 
     expect(store.getState().status).toBe('interrupted')
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['i1'])
+    // Shown as a draft, committed only once approved: the first run's approved value stays committed.
+    expect(store.getState().state.document).toBe('second draft')
     expect(store.getState().committed.document).toBe('draft')
   })
 })
@@ -255,6 +257,10 @@ describe("LangGraph's opening STATE_SNAPSHOT({})", () => {
   })
 })
 
+/** LangGraph's `forwardedProps.command.resume` of a request, as JSON text. */
+const resumeSent = (input: RunAgentInput | undefined) =>
+  JSON.stringify((input?.forwardedProps as { command?: { resume?: unknown } } | undefined)?.command?.resume)
+
 describe("LangGraph's on_interrupt", () => {
   /** A run that drafts two keys and asks twice through on_interrupt, then a plain RUN_FINISHED. */
   async function askedTwice() {
@@ -275,7 +281,7 @@ describe("LangGraph's on_interrupt", () => {
     const [first, second] = store.getState().confirmations
     void store.respond(first!.id, 'answer one')
     void store.respond(second!.id, 'answer two')
-    const resume = JSON.stringify((agent.inputs[1]?.forwardedProps as { command?: { resume?: unknown } }).command?.resume)
+    const resume = resumeSent(agent.inputs[1])
     expect(resume).toContain('answer one')
     expect(resume).toContain('answer two')
   })
@@ -286,7 +292,7 @@ describe("LangGraph's on_interrupt", () => {
     void store.respond(first!.id, 'answer one')
     const { agent, store: after } = reloaded(store)
     for (const { id } of after.getState().confirmations) void after.respond(id, id === second!.id ? 'answer two' : 'answer one again')
-    const resume = JSON.stringify((agent.inputs[0]?.forwardedProps as { command?: { resume?: unknown } }).command?.resume)
+    const resume = resumeSent(agent.inputs[0])
     expect(resume).toContain('answer one')
     expect(resume).toContain('answer two')
   })
