@@ -483,7 +483,7 @@ describe('answers', () => {
     messageId: `m-${runId}`,
   })
 
-  it('are given back whole when the request fails before its first event', () => {
+  it('are given back whole when the request fails before its first event, keeping the edit made meanwhile', () => {
     const m = interrupted([{ id: 'i1', reason: 'input_required' }])
     const before = m.model
     m.step(approve('i1'))
@@ -494,9 +494,10 @@ describe('answers', () => {
     const step = m.step({ type: 'failed', requestId: 'q2', error })
     expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q2', 'none')])
     const model = step.model
-    expect(model.snapshot).toStrictEqual({ ...before.snapshot, status: 'interrupted', steps: [], subagentSteps: [], error, runId: 'q2', run: { runId: 'q2' } })
+    const edited = { state: { n: 4 }, committed: { n: 4 } }
+    expect(model.snapshot).toStrictEqual({ ...before.snapshot, ...edited, status: 'interrupted', steps: [], subagentSteps: [], error, runId: 'q2', run: { runId: 'q2' } })
     expect(model.snapshot.confirmations).toBe(before.snapshot.confirmations)
-    expect(model.server).toBe(before.server)
+    expect(model.server).toStrictEqual({ n: 4 })
     expect(model.drafts).toBe(before.drafts)
     expect(model.edit).toBeUndefined()
     expect(model.userEdits).toStrictEqual([])
