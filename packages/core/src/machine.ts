@@ -7,7 +7,7 @@ import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
-import { acceptServerState, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
+import { acceptServerState, deltaBase, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
 import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
 import type { AgentSnapshot, RunOptions } from './types'
@@ -165,7 +165,7 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
     case EventType.STATE_SNAPSHOT:
       return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, config.rules, 'STATE_SNAPSHOT'), effects, config, true)
     case EventType.STATE_DELTA:
-      return acceptServerState(model, snapshot, applyDelta(model.server, event.delta, config.rules), effects, config, false)
+      return acceptServerState(model, snapshot, applyDelta(deltaBase(model), event.delta, config.rules), effects, config, false)
     case EventType.CUSTOM:
       return custom(model, snapshot, event.name, event.value, effects, config)
     case EventType.TOOL_CALL_RESULT:

@@ -1,11 +1,11 @@
 import type { Message, RunFinishedEvent, ToolCall } from '@ag-ui/core'
-import { mergeEdit, rebaseEdit } from '../edits'
+import { claimChangedKeys, mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations } from './confirmations'
 import { endRunWork } from './lifecycle'
-import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
+import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
 export type RunEnding =
   | { kind: 'finished' }
@@ -56,6 +56,8 @@ export function endOfRun<S>(
     return { model: settle({ ...rolledBack, drafts }, snapshot, effects, config), effects }
   }
   let next: Model<S> = { ...model, run: undefined, userEdits: [] }
+  // Still holding the opening empty snapshot: that is the server's last word, and the user's keys stay theirs.
+  if (run.holding) next = { ...next, server: EMPTY as S, edit: next.edit && claimChangedKeys(next.edit) }
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
   if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
   const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)
