@@ -4,7 +4,7 @@ import { isPlainObject } from './json-value'
 import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
 import { checkedType, reduceEvent } from './reduce'
 import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
-import { type Answer, parseOnInterrupt } from './reduce/confirmations'
+import { type Answer, parseOnInterrupt, rememberAnswered } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
 import { acceptServerState, deltaBase, draftFromArguments, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
@@ -134,7 +134,7 @@ function deliver<S>(model: Model<S>): Model<S> {
     ...model,
     request: { ...model.request!, delivered: true },
     outbox: undefined,
-    answeredInterrupts: answered.length > 0 ? [...model.answeredInterrupts, ...answered] : model.answeredInterrupts,
+    answeredInterrupts: rememberAnswered(model.answeredInterrupts, answered),
   }
 }
 

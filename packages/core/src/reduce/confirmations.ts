@@ -204,3 +204,17 @@ export function toWire(confirmation: Confirmation, answer: Answer, messageId: st
     }
   }
 }
+
+/**
+ * How many answered interrupt ids a thread keeps. They only tell a replayed RUN_FINISHED from a
+ * new one (live runs open what they ask), and a replay brings back the thread's recent past: the
+ * oldest go, so the list (and every saved copy of the thread) stays bounded however long it runs.
+ */
+export const ANSWERED_KEPT = 100
+
+/** The answered interrupt ids with `ids` added last, each once, the oldest dropped past ANSWERED_KEPT. */
+export function rememberAnswered(previous: readonly string[], ids: readonly string[]): readonly string[] {
+  if (ids.length === 0) return previous
+  const kept = [...previous.filter((id) => !ids.includes(id)), ...new Set(ids)]
+  return kept.length > ANSWERED_KEPT ? kept.slice(kept.length - ANSWERED_KEPT) : kept
+}

@@ -63,8 +63,12 @@ export function endOfRun<S>(
   const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)
   // Stryker disable next-line ArrayDeclaration: a finished ending always comes with its RUN_FINISHED event
   const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
-  // An interrupt whose answer already reached the server is never opened again (a replay, a restore).
-  const confirmations = found.filter((c) => c.source !== 'interrupt' || !model.answeredInterrupts.includes(c.id))
+  // An interrupt whose answer already reached the server is never opened again by a replay of its
+  // run (events fed through apply(), after a restore too). A run this store's request streams is
+  // live: what it asks is its own, whatever id the server reuses (agent-framework names interrupts
+  // after tool calls, which some models number from 0 every turn).
+  const live = run.requestId !== undefined
+  const confirmations = live ? found : found.filter((c) => c.source !== 'interrupt' || !model.answeredInterrupts.includes(c.id))
   const held = new Set(confirmations.flatMap((c) => c.stateKeys))
   const open = [...snapshot.confirmations, ...confirmations]
   snapshot = { ...snapshot, confirmations: open, status: open.length > 0 ? 'interrupted' : 'idle', steps: [] }

@@ -518,7 +518,7 @@ describe('answers', () => {
     expect(step.model.outbox).toBeUndefined()
   })
 
-  it("are delivered by the resumed run's first event: its interrupts are never opened again, other answers are not recorded", () => {
+  it("are delivered by the resumed run's first event and recorded once; a live run asking an answered id again opens it; other answers are not recorded", () => {
     const m = machine()
     m.events([
       ev.runStarted('r1'),
@@ -533,7 +533,7 @@ describe('answers', () => {
     expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
     expect(m.model.outbox).toBeUndefined()
     expect(m.model.request?.delivered).toBe(true)
-    // The resumed run's end repeats the interrupt: answered already, it stays closed.
+    // The resumed run's end asks the interrupt again: a live run's question is its own, whatever its id.
     m.events(
       [
         ev.runFinished('q2', 't1', {
@@ -546,7 +546,8 @@ describe('answers', () => {
       ],
       'q2',
     )
-    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i2'])
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i1', 'i2'])
+    m.step(approve('i1', 'q3'))
     m.step(approve('i2', 'q3'))
     m.events([ev.runStarted('q3')], 'q3')
     expect(m.model.answeredInterrupts).toStrictEqual(['i1', 'i2'])
@@ -576,7 +577,7 @@ describe('answers', () => {
 })
 
 describe('a resumed run dropped after delivery', () => {
-  it('rebuilt by the replay, delivers its answers again: the outbox goes and its interrupts stay answered', () => {
+  it('rebuilt by the replay, delivers its answers again: the outbox goes, its interrupts are answered once, and its own end is live', () => {
     const m = machine()
     m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })])
     m.step({ type: 'answer', id: 'i1', answer: { kind: 'approve', edits: undefined }, options: undefined, now: 0, runId: 'q2', messageId: 'mq2' })
@@ -589,7 +590,8 @@ describe('a resumed run dropped after delivery', () => {
     expect(m.model.request).toMatchObject({ id: 'c1', delivered: true })
     expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
     m.events([ev.runFinished('q2', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })], 'c1')
-    expect(m.model.snapshot).toMatchObject({ status: 'idle', confirmations: [] })
+    expect(m.model.snapshot.status).toBe('interrupted')
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i1'])
   })
 })
 

@@ -341,14 +341,14 @@ describe('an interrupt already answered never comes back', () => {
     expect(again.store.getState().confirmations).toStrictEqual([])
   })
 
-  it('a server that sends the answered interrupt again in the next run does not reopen it after a restore', async () => {
+  it('a new run after a restore that asks the same interrupt id again opens it: a live run’s interrupts are its own', async () => {
     const withReload = await answered()
     const after = reloaded(withReload.store.serialize(), [(input) => interruptOf(input)])
     idsFor(3)
     await after.store.run({ message: { id: 'user-2', role: 'user', content: 'Again' } })
     expect(after.agent.inputs).toHaveLength(1)
-    expect(after.store.getState().confirmations).toStrictEqual([])
-    expect(after.store.getState().status).not.toBe('interrupted')
+    expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
+    expect(after.store.getState().status).toBe('interrupted')
   })
 
   it('saved mid-stream after the resume was delivered: restored idle, and the replayed interrupt stays answered', async () => {
