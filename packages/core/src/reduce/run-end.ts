@@ -3,7 +3,7 @@ import { claimChangedKeys, mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
-import { collectConfirmations } from './confirmations'
+import { collectConfirmations, onInterruptIds } from './confirmations'
 import { endRunWork } from './lifecycle'
 import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
@@ -60,7 +60,7 @@ export function endOfRun<S>(
   if (run.holding) next = { ...next, server: EMPTY as S, edit: next.edit && claimChangedKeys(next.edit) }
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
   if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
-  const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)
+  const ids = onInterruptIds(run)
   // Stryker disable next-line ArrayDeclaration: a finished ending always comes with its RUN_FINISHED event
   const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
   // An interrupt whose answer already reached the server is never opened again by a replay of its

@@ -3,7 +3,7 @@ import { mergeEdit, recordEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { isPlainObject, measureJson } from '../json-value'
 import type { Step, startRequest } from '../machine'
-import type { AnswerRestorePoint, Model, Outbox, RunSettings, WireAnswer } from '../model'
+import type { AnswerRestorePoint, Model, Outbox, RunSettings } from '../model'
 import { ownCopy } from '../owned'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
@@ -118,7 +118,7 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
   if (answered.snapshot.confirmations.length > 0) return { model: { ...answered, outbox }, effects: [] }
   if (!config.hasAgent) return { model: answered, effects: [] }
   const settings: RunSettings = { ...model.settings, ...outbox.settings }
-  const { messages, resume, command } = resumeParts(outbox.answers)
+  const { messages, resume, command } = resumeParts(outbox)
   const forwardedProps = command === ABSENT ? settings.forwardedProps : withResumeCommand(settings.forwardedProps, command)
   return start(
     { ...answered, outbox },
@@ -212,15 +212,22 @@ function restorePoint<S>(model: Model<S>): Outbox<S>['restore'] {
   return { server: model.server, drafts: model.drafts, state, committed, predictions, confirmations, messages }
 }
 
-function resumeParts(answers: readonly WireAnswer[]) {
+/**
+ * What the answers add to the resumed run. LangGraph's `Command.resume` takes one value, which
+ * resumes one interrupt, or a map of interrupt id -> value for several (its keys must all be its
+ * interrupt ids): one on_interrupt answer goes as its value, several as that map, keyed by the
+ * confirmations' ids (LangGraph's own when the on_interrupt events carried them).
+ */
+function resumeParts<S>(outbox: Outbox<S>) {
   const messages: Message[] = []
   const resume: ResumeEntry[] = []
-  let command: unknown = ABSENT
-  for (const answer of answers) {
+  const commands: [string, unknown][] = []
+  outbox.answers.forEach((answer, i) => {
     if (answer.message) messages.push(answer.message)
     if (answer.resume) resume.push(answer.resume)
-    if ('command' in answer) command = answer.command
-  }
+    if ('command' in answer) commands.push([outbox.answered[i]!.id, answer.command])
+  })
+  const command = commands.length === 0 ? ABSENT : commands.length === 1 ? commands[0]![1] : Object.fromEntries(commands)
   return { messages, resume, command }
 }
 

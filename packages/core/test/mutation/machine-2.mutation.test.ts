@@ -495,7 +495,16 @@ describe('answers', () => {
     expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q2', 'none')])
     const model = step.model
     const edited = { state: { n: 4 }, committed: { n: 4 } }
-    expect(model.snapshot).toStrictEqual({ ...before.snapshot, ...edited, status: 'interrupted', steps: [], subagentSteps: [], error, runId: 'q2', run: { runId: 'q2' } })
+    expect(model.snapshot).toStrictEqual({
+      ...before.snapshot,
+      ...edited,
+      status: 'interrupted',
+      steps: [],
+      subagentSteps: [],
+      error,
+      runId: 'q2',
+      run: { runId: 'q2' },
+    })
     expect(model.snapshot.confirmations).toBe(before.snapshot.confirmations)
     expect(model.server).toStrictEqual({ n: 4 })
     expect(model.drafts).toBe(before.drafts)
