@@ -144,6 +144,27 @@ describe('an edit made while the answer waits for its first event', () => {
     next.finish()
     await again
   })
+
+  it('a page persisted to a storage and closed in that window: the next page restores the confirmation and the edit from the storage', async () => {
+    const items = new Map<string, string>()
+    const storage = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value) }
+    const agent = new AnsweringAgent([onDocument])
+    const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    await store.run({ message: 'write' })
+    const asked = store.getState()
+    void store.approve('i1')
+    store.setState((state) => ({ ...state, title: 'mine' }))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    // The page closes here: the request never ends on this page.
+    const next = createAgentStore<Doc>({ agent: new AnsweringAgent([onDocument]), initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    expect(next.getState()).toMatchObject({
+      status: 'interrupted',
+      state: { document: 'draft text', title: 'mine' },
+      committed: { document: 'before', title: 'mine' },
+    })
+    expect(next.getState().confirmations).toStrictEqual(asked.confirmations)
+    store.abort()
+  })
 })
 
 describe('an edit made between two answers', () => {
