@@ -1,7 +1,8 @@
 // Issue 13: a reload while the user must answer. Answering after the reload sends exactly the body
 // the page would have sent without it; an interrupt already answered (its resume delivered) never
-// comes back by a replay (a new live run that asks the same id again opens it: it is its own); a run saved mid-stream comes back as abort() leaves it; an answer saved before it
-// reached the server is open again and answering again sends the same resume.
+// comes back by a replay (a new live run that asks the same id again opens it: it is its own); a
+// run saved mid-stream comes back as abort() leaves it; an answer saved before it reached the
+// server is open again and answering again sends the same resume.
 //
 // Ids (runId, the tool messages of answers) come from a counter the test sets before each user
 // action, so both pages make the same ids and bodies are compared whole.
