@@ -147,7 +147,11 @@ describe('an edit made while the answer waits for its first event', () => {
 
   it('a page persisted to a storage and closed in that window: the next page restores the confirmation and the edit from the storage', async () => {
     const items = new Map<string, string>()
-    const storage = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value) }
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    }
     const agent = new AnsweringAgent([onDocument])
     const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
     await store.run({ message: 'write' })

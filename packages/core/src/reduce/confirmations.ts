@@ -222,7 +222,7 @@ export function toWire(confirmation: Confirmation, answer: Answer, messageId: st
  * new one (live runs open what they ask), and a replay brings back the thread's recent past: the
  * oldest go, so the list (and every saved copy of the thread) stays bounded however long it runs.
  */
-export const ANSWERED_KEPT = 100
+const ANSWERED_KEPT = 100
 
 /** The answered interrupt ids with `ids` added last, each once, the oldest dropped past ANSWERED_KEPT. */
 export function rememberAnswered(previous: readonly string[], ids: readonly string[]): readonly string[] {

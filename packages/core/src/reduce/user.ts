@@ -29,12 +29,12 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
     const state = ownCopy(acceptState(view, given, config.rules, 'setState'), view)
     if (state === view) return { model, effects }
     const touched = touchedKeys(view, state)
-    const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
-    const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
     const run = model.run
     let next: Model<S>
     // While a run streams (through run() or apply()), the edit follows the server's later changes.
     if (run && model.snapshot.status === 'running') {
+      const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+      const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
       const whole = keys.filter((key) => findDraft(model.drafts, key))
       const edit = recordEdit(model.edit, model.server, state, touched, whole)
       const userKeys = [...new Set([...run.userKeys, ...keys])]
