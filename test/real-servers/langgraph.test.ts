@@ -180,6 +180,50 @@ describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', (
     expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [], predictions: [] })
     expect(done.committed).toMatchObject({ document: NEW, revision: 1 })
   })
+
+  // Two parallel nodes (the document, and the title the same call proposes) interrupt in one run.
+  for (const [scenario, documentAccepted] of [
+    ['document approved, title rejected', true],
+    ['document rejected, title approved', false],
+  ] as const) {
+    it(`two interrupts in one run, ${scenario}: each answer reaches its own interrupt through LangGraph's resume map`, async () => {
+      const s = open(`legacy-two-interrupts-${documentAccepted ? 'approve-document' : 'approve-title'}`, 'writer-legacy')
+      await script(base, s.threadId, [{ tool: 'write_document', args: { document: NEW, title: 'The sea' }, chunkSize: 7 }, { text: 'Saved.' }])
+      await s.store.run({ message: 'Write about the sea, with a title' })
+      const waiting = s.store.getState()
+      expect(waiting.status).toBe('interrupted')
+      const [run] = await serverLog(base, s.threadId)
+      const asked = protocolEvents(run!).filter((event) => event.type === 'CUSTOM' && event.name === 'on_interrupt')
+      const ids = asked.map((event) => (event.rawEvent as { id: string }).id)
+      expect(ids).toHaveLength(2)
+      // The confirmations carry LangGraph's interrupt ids.
+      expect(waiting.confirmations.map((c) => c.id).sort()).toEqual([...ids].sort())
+      const documentAsk = waiting.confirmations.find((c) => c.toolCallId !== undefined)!
+      const titleAsk = waiting.confirmations.find((c) => c.toolCallId === undefined)!
+      expect(documentAsk).toMatchObject({ source: 'on_interrupt', stateKeys: ['document'] })
+      expect(titleAsk).toMatchObject({ source: 'on_interrupt', stateKeys: [], value: { title: 'The sea' } })
+
+      if (documentAccepted) {
+        await s.store.approve(documentAsk.id)
+        await s.store.reject(titleAsk.id)
+      } else {
+        await s.store.reject(documentAsk.id)
+        await s.store.approve(titleAsk.id)
+      }
+      const [, resumed] = await bodies(base, s.threadId)
+      expect(resumed!.forwardedProps).toEqual({
+        command: { resume: { [documentAsk.id]: { accepted: documentAccepted }, [titleAsk.id]: { accepted: !documentAccepted } } },
+      })
+      expect(resumed!.resume ?? []).toEqual([])
+      const expected = documentAccepted ? { document: NEW, title: '', revision: 1 } : { document: OLD, title: 'The sea', revision: 0 }
+      // The graph read each answer: what it saved is what each answer said.
+      const [, second] = await serverLog(base, s.threadId)
+      expect(serverState(protocolEvents(second!))).toMatchObject(expected)
+      const done = s.store.getState()
+      expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [] })
+      expect(done.committed).toMatchObject(expected)
+    })
+  }
 })
 
 describe('LangGraph: edits, turns, errors', () => {

@@ -299,3 +299,11 @@ export function rebaseEdit(edit: Edit, server: unknown, options: MergeOptions): 
   const { value, conflicts } = mergeEdit(edit.base, edit.mine, server, options, edit.whole)
   return { edit: { base: server, mine: value, whole: edit.whole }, value, conflicts }
 }
+
+/** The edit with every top-level key it changes taken whole: merged into a state that grew from nothing, the user's keys stay theirs. */
+export function claimChangedKeys(edit: Edit): Edit {
+  const { base, mine } = edit
+  if (!isPlainObject(base) || !isPlainObject(mine)) return edit
+  const changed = [...new Set([...Object.keys(base), ...Object.keys(mine)])].filter((key) => own(base, key) !== own(mine, key))
+  return { ...edit, whole: [...new Set([...edit.whole, ...changed])] }
+}

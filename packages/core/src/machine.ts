@@ -1,13 +1,22 @@
-import { type BaseEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
+import { type BaseEvent, type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { isPlainObject } from './json-value'
 import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
 import { checkedType, reduceEvent } from './reduce'
 import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
-import { type Answer, parseOnInterrupt } from './reduce/confirmations'
+import { type Answer, parseOnInterrupt, rememberAnswered } from './reduce/confirmations'
 import { parsePredictState } from './reduce/drafts'
 import { endOfRun, type RunEnding } from './reduce/run-end'
-import { acceptServerState, draftFromArguments, forgetReaders, type MachineConfig, newRun, predictStreamingCalls, settle } from './reduce/server-state'
+import {
+  acceptServerState,
+  deltaBase,
+  draftFromArguments,
+  forgetReaders,
+  type MachineConfig,
+  newRun,
+  predictStreamingCalls,
+  settle,
+} from './reduce/server-state'
 import { acceptState, applyDelta } from './reduce/state'
 import { answerConfirmation, setUserState } from './reduce/user'
 import { checkRunValues } from './reduce/value-limits'
@@ -148,7 +157,7 @@ function deliver<S>(model: Model<S>): Model<S> {
     ...model,
     request: { ...model.request!, delivered: true },
     outbox: undefined,
-    answeredInterrupts: answered.length > 0 ? [...model.answeredInterrupts, ...answered] : model.answeredInterrupts,
+    answeredInterrupts: rememberAnswered(model.answeredInterrupts, answered),
   }
 }
 
@@ -179,9 +188,9 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
     case EventType.STATE_SNAPSHOT:
       return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, config.rules, 'STATE_SNAPSHOT'), effects, config, true)
     case EventType.STATE_DELTA:
-      return acceptServerState(model, snapshot, applyDelta(model.server, event.delta, config.rules), effects, config, false)
+      return acceptServerState(model, snapshot, applyDelta(deltaBase(model), event.delta, config.rules), effects, config, false)
     case EventType.CUSTOM:
-      return custom(model, snapshot, event.name, event.value, effects, config)
+      return custom(model, snapshot, event, effects, config)
     case EventType.TOOL_CALL_RESULT:
       if (isOrphanOfAnswer(model, event.toolCallId)) {
         // Mastra's suspended tool: its call was never shown, so its result would be a tool message
@@ -235,10 +244,11 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunSt
   return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
 }
 
-function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, name: string, value: unknown, effects: Effect[], config: MachineConfig<S>): Model<S> {
+function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEvent, effects: Effect[], config: MachineConfig<S>): Model<S> {
+  const { name, value } = event
   if (name !== 'PredictState' && name !== 'on_interrupt') return { ...model, snapshot }
   const run = model.run ?? newRun(model, undefined, undefined, config)
-  if (name === 'on_interrupt') return { ...model, snapshot, run: { ...run, onInterrupts: [...run.onInterrupts, parseOnInterrupt(value)] } }
+  if (name === 'on_interrupt') return { ...model, snapshot, run: { ...run, onInterrupts: [...run.onInterrupts, parseOnInterrupt(value, event.rawEvent)] } }
   const added = parsePredictState(value)
   const next = { ...model, snapshot, run: { ...run, mappings: [...run.mappings, ...added] } }
   // Calls already streaming when their mapping arrives draft from the text received so far.

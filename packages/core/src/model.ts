@@ -21,6 +21,14 @@ export interface Draft {
   readonly baseline: unknown
 }
 
+/** One of LangGraph's CUSTOM on_interrupt events. */
+export interface OnInterrupt {
+  /** Its value, parsed when it is JSON. */
+  readonly value: unknown
+  /** LangGraph's id of the interrupt, when the event carries it (`rawEvent.id`): the key of its answer when several go together. */
+  readonly interruptId: string | undefined
+}
+
 /** What the store knows about the run in progress, or about events fed through apply() since the last run ended. */
 export interface RunContext {
   readonly runId: string | undefined
@@ -34,8 +42,8 @@ export interface RunContext {
   readonly toolCallsBefore: readonly string[]
   /** Messages that existed before the run: one the run made for a call it never finished goes with the call. */
   readonly messagesBefore: readonly string[]
-  /** Values of LangGraph's CUSTOM on_interrupt events in this run. */
-  readonly onInterrupts: readonly unknown[]
+  /** LangGraph's CUSTOM on_interrupt events in this run. */
+  readonly onInterrupts: readonly OnInterrupt[]
   /** Keys the user edited during this run: the user wins, so they are no longer drafted. */
   readonly userKeys: readonly string[]
   /** This run's tool calls whose arguments are still streaming, by id: the tool's name. */

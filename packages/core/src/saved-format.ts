@@ -150,7 +150,7 @@ const runContext = shape({
   mappings: list(shape({ stateKey: string, tool: string, toolArgument: maybe(string) })),
   toolCallsBefore: strings,
   messagesBefore: strings,
-  onInterrupts: list(any),
+  onInterrupts: list(shape({ value: any, interruptId: maybe(string) })),
   userKeys: strings,
   streaming: values(string),
   stopped: strings,

@@ -104,7 +104,7 @@ export type ConfirmationSource = 'interrupt' | 'tool' | 'on_interrupt'
 
 /** One thing the user must answer: an AG-UI interrupt, a confirmation tool call, or LangGraph's on_interrupt. */
 export interface Confirmation {
-  /** The interrupt id, the confirmation tool call's id, or a generated id for on_interrupt. */
+  /** The interrupt id, the confirmation tool call's id, or for on_interrupt LangGraph's interrupt id (from the event's `rawEvent`), else one made from the run's id. */
   readonly id: string
   readonly source: ConfirmationSource
   readonly runId: string | undefined

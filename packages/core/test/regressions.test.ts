@@ -1317,7 +1317,7 @@ describe('issue 10 behaviour, in more detail', () => {
     expect(store.getState().committed).toStrictEqual({ document: 'draft text' })
   })
 
-  it('an interrupt whose answer reached the server is not opened again when the resumed run announces it once more', async () => {
+  it('an interrupt whose answer reached the server opens again when the resumed run asks it once more: a live run’s interrupts are its own', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }])],
@@ -1327,7 +1327,8 @@ describe('issue 10 behaviour, in more detail', () => {
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     await store.run()
     await store.approve()
-    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
+    expect(store.getState()).toMatchObject({ status: 'interrupted' })
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
   })
 
   it('an event type from a newer protocol is ignored: no error, no change, onEvent still sees it', () => {

@@ -1,6 +1,7 @@
 // The LangGraph graph behind the LangGraph server: a writer agent whose model drafts the document
 // through a write_document tool call (announced as predict_state), then asks for approval with
-// interrupt(). Loaded by @langchain/langgraph-api from this file's path.
+// interrupt(). A call that also proposes a title asks about it in a parallel node, so one run
+// raises two interrupts. Loaded by @langchain/langgraph-api from this file's path.
 import { randomUUID } from 'node:crypto'
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
@@ -14,7 +15,7 @@ import { argumentChunks, nextTurn, type Turn } from './control'
 // Typed with zod: an untyped state sends the schema lookup to a worker that crashes and costs ~30 s.
 const WriterState = MessagesZodState.extend({
   document: z.string().default(''),
-  /** Written by the user alone (edits made while the agent streams). */
+  /** Written by the user (edits made while the agent streams), or by the agent once its proposed title is approved. */
   title: z.string().default(''),
   /** Written by the server alone: one more each time a draft is approved. */
   revision: z.number().default(0),
@@ -126,6 +127,21 @@ function approve(state: WriterStateType) {
   return accepted ? { document: edited, revision: (state.revision ?? 0) + 1, messages: [result] } : { messages: [result] }
 }
 
+/** The title a write_document call proposes, in a node of its own beside `approve`: one run, two interrupts. */
+function approveTitle(state: WriterStateType) {
+  const title = String(pendingCall(state)!.args.title)
+  const answer = interrupt({ message: 'Use the new title?', title }) as unknown
+  const decision = typeof answer === 'string' ? safeParse(answer) : answer
+  return isRecord(decision) && decision.accepted === true ? { title } : {}
+}
+
+/** After the model: nothing to approve, the document, or the document and its title at once. */
+function afterChat(state: WriterStateType) {
+  const call = pendingCall(state)
+  if (!call) return END
+  return typeof call.args.title === 'string' ? ['approve', 'approve_title'] : 'approve'
+}
+
 function safeParse(text: string): unknown {
   try {
     return JSON.parse(text)
@@ -139,7 +155,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export const graph = new StateGraph(WriterState)
   .addNode('chat', chat)
   .addNode('approve', approve)
+  .addNode('approve_title', approveTitle)
   .addEdge(START, 'chat')
-  .addConditionalEdges('chat', (state) => (pendingCall(state) ? 'approve' : END), ['approve', END])
+  .addConditionalEdges('chat', afterChat, ['approve', 'approve_title', END])
   .addEdge('approve', 'chat')
+  .addEdge('approve_title', 'chat')
   .compile()

@@ -37,9 +37,11 @@ await listen(async (request, response) => {
   await new Promise<void>((resolve) => {
     const subscription = agent.run(input).subscribe({
       next: (event) => {
-        // rawEvent is the LangChain event behind each AG-UI event: large, and not part of the protocol.
-        const { rawEvent: _raw, ...rest } = event as typeof event & { rawEvent?: unknown }
-        writeEvent(response, run, rest)
+        // rawEvent is the LangChain event behind each AG-UI event: large, so left out, except on
+        // on_interrupt, where it is the LangGraph interrupt itself ({ id, value, … }), as
+        // @ag-ui/encoder sends it: its id is how several answers reach their interrupts.
+        const { rawEvent, ...rest } = event as typeof event & { rawEvent?: unknown; name?: string }
+        writeEvent(response, run, rest.type === 'CUSTOM' && rest.name === 'on_interrupt' ? { ...rest, rawEvent } : rest)
       },
       error: (error: unknown) => {
         writeEvent(response, run, { type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error) })

@@ -1,5 +1,5 @@
 import type { Interrupt, Message, ResumeEntry, RunFinishedEvent } from '@ag-ui/core'
-import type { Draft, RunContext, WireAnswer } from '../model'
+import type { Draft, OnInterrupt, RunContext, WireAnswer } from '../model'
 import type { Confirmation } from '../types'
 import { isObject } from './drafts'
 
@@ -92,7 +92,7 @@ function findConfirmations(event: RunFinishedEvent, run: RunContext, messages: r
       names: call.confirms ? [call.confirms] : [],
     } as Found)
   }
-  run.onInterrupts.forEach((value, i) => {
+  run.onInterrupts.forEach(({ value }, i) => {
     const named = namedToolCall(value)
     found.push({
       id: ids[i]!,
@@ -135,8 +135,20 @@ export function collectConfirmations(
   }))
 }
 
-export function parseOnInterrupt(value: unknown): unknown {
-  return typeof value === 'string' ? parseJson(value) : value
+/** An on_interrupt event's value, and LangGraph's id of the interrupt from the event's `rawEvent` (the interrupt itself, as `@ag-ui/langgraph` sends it). */
+export function parseOnInterrupt(value: unknown, rawEvent: unknown): OnInterrupt {
+  const id = isObject(rawEvent) && typeof rawEvent.id === 'string' && rawEvent.id !== '' ? rawEvent.id : undefined
+  return { value: typeof value === 'string' ? parseJson(value) : value, interruptId: id }
+}
+
+/** One id per on_interrupt of the run: LangGraph's interrupt id when the event carried it (once per run), else one made from the run's. */
+export function onInterruptIds(run: RunContext): string[] {
+  const taken = new Set<string>()
+  return run.onInterrupts.map(({ interruptId }, i) => {
+    const id = interruptId !== undefined && !taken.has(interruptId) ? interruptId : `${run.runId ?? 'run'}:on_interrupt:${i}`
+    taken.add(id)
+    return id
+  })
 }
 
 /** The boolean an interrupt's responseSchema requires (`accepted`, `approved`, …); `accepted` by default. */
@@ -203,4 +215,18 @@ export function toWire(confirmation: Confirmation, answer: Answer, messageId: st
       return { command: { ...(answer.kind === 'approve' ? answer.edits : {}), accepted: answer.kind === 'approve' } }
     }
   }
+}
+
+/**
+ * How many answered interrupt ids a thread keeps. They only tell a replayed RUN_FINISHED from a
+ * new one (live runs open what they ask), and a replay brings back the thread's recent past: the
+ * oldest go, so the list (and every saved copy of the thread) stays bounded however long it runs.
+ */
+const ANSWERED_KEPT = 100
+
+/** The answered interrupt ids with `ids` added last, each once, the oldest dropped past ANSWERED_KEPT. */
+export function rememberAnswered(previous: readonly string[], ids: readonly string[]): readonly string[] {
+  if (ids.length === 0) return previous
+  const kept = [...previous.filter((id) => !ids.includes(id)), ...new Set(ids)]
+  return kept.length > ANSWERED_KEPT ? kept.slice(kept.length - ANSWERED_KEPT) : kept
 }

@@ -1,11 +1,11 @@
 import type { Message, RunFinishedEvent, ToolCall } from '@ag-ui/core'
-import { mergeEdit, rebaseEdit } from '../edits'
+import { claimChangedKeys, mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
 import type { Model } from '../model'
 import type { AgentSnapshot } from '../types'
-import { collectConfirmations } from './confirmations'
+import { collectConfirmations, onInterruptIds } from './confirmations'
 import { endRunWork } from './lifecycle'
-import { discardDrafts, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
+import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
 
 export type RunEnding =
   | { kind: 'finished' }
@@ -56,13 +56,19 @@ export function endOfRun<S>(
     return { model: settle({ ...rolledBack, drafts }, snapshot, effects, config), effects }
   }
   let next: Model<S> = { ...model, run: undefined, userEdits: [] }
+  // Still holding the opening empty snapshot: that is the server's last word, and the user's keys stay theirs.
+  if (run.holding) next = { ...next, server: EMPTY as S, edit: next.edit && claimChangedKeys(next.edit) }
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
   if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
-  const ids = run.onInterrupts.map((_, i) => `${run.runId ?? 'run'}:on_interrupt:${i}`)
+  const ids = onInterruptIds(run)
   // Stryker disable next-line ArrayDeclaration: a finished ending always comes with its RUN_FINISHED event
   const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
-  // An interrupt whose answer already reached the server is never opened again (a replay, a restore).
-  const confirmations = found.filter((c) => c.source !== 'interrupt' || !model.answeredInterrupts.includes(c.id))
+  // An interrupt whose answer already reached the server is never opened again by a replay of its
+  // run (events fed through apply(), after a restore too). A run this store's request streams is
+  // live: what it asks is its own, whatever id the server reuses (agent-framework names interrupts
+  // after tool calls, which some models number from 0 every turn).
+  const live = run.requestId !== undefined
+  const confirmations = live ? found : found.filter((c) => c.source !== 'interrupt' || !model.answeredInterrupts.includes(c.id))
   const held = new Set(confirmations.flatMap((c) => c.stateKeys))
   const open = [...snapshot.confirmations, ...confirmations]
   snapshot = { ...snapshot, confirmations: open, status: open.length > 0 ? 'interrupted' : 'idle', steps: [] }

@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core'
-import { type MergeOptions, rebaseEdit } from '../edits'
+import { claimChangedKeys, type MergeOptions, rebaseEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { deepEqual, isPlainObject } from '../json-value'
 import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from '../model'
@@ -105,21 +105,33 @@ export function acceptServerState<S>(
   whole: boolean,
 ): Model<S> {
   const run = model.run
-  if (run && !run.sawState && whole && !model.edit && isEmptyObject(server) && !isEmptyObject(run.base)) {
+  if (run && !run.sawState && whole && isEmptyObject(server) && !isEmptyObject(run.base)) {
     // LangGraph opens every run with STATE_SNAPSHOT({}) before it has read the thread's state.
-    // It becomes the server's state, but what the user sees is held until the next state event
-    // (or the run's end): showing it would blank the UI for as long as the first node runs.
-    return { ...model, snapshot, server, run: { ...run, sawState: true, holding: true } }
+    // Held, whether or not the user has edited: the view and the user's edits stay on the state
+    // from before until the next state event (showing it would blank the UI for as long as the
+    // first node runs, and every edited key would look removed). A delta meanwhile applies to
+    // the empty state (`deltaBase`); a run that ends still holding ends on it (`endOfRun`).
+    return { ...model, snapshot, run: { ...run, sawState: true, holding: true } }
   }
   const seen = run && (!run.sawState || run.holding) ? { ...run, sawState: true, holding: false } : run
   if (server === model.server && !run?.holding) return { ...model, snapshot, run: seen }
-  const { drafts, values } = draftsAfterServerChange(model, server, seen)
+  // A state grown by deltas from the held empty one: drafts compare with that, and what it lacks
+  // is not the agent removing the user's keys.
+  const grown = run?.holding === true && !whole
+  const { drafts, values } = draftsAfterServerChange(grown ? { ...model, server: EMPTY as S } : model, server, seen)
   const next = copyModel(model)
   next.server = server
   next.drafts = drafts
   next.run = seen
+  if (grown && next.edit) next.edit = claimChangedKeys(next.edit)
   return settle(next, snapshot, reports, config, values)
 }
+
+/** The server's opening empty state while it is held. */
+export const EMPTY: Readonly<Record<string, never>> = Object.freeze({})
+
+/** What a STATE_DELTA applies to: the server's state, which is the held empty one while it is held. */
+export const deltaBase = <S>(model: Model<S>): S => (model.run?.holding ? (EMPTY as S) : model.server)
 
 const isEmptyObject = (value: unknown) => isPlainObject(value) && Object.keys(value).length === 0
 

@@ -1,9 +1,9 @@
 import type { Message, ResumeEntry } from '@ag-ui/core'
-import { recordEdit } from '../edits'
+import { mergeEdit, recordEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { isPlainObject, measureJson } from '../json-value'
 import type { Step, startRequest } from '../machine'
-import type { Model, Outbox, RunSettings, WireAnswer } from '../model'
+import type { AnswerRestorePoint, Model, Outbox, RunSettings } from '../model'
 import { ownCopy } from '../owned'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
@@ -29,26 +29,53 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
     const state = ownCopy(acceptState(view, given, config.rules, 'setState'), view)
     if (state === view) return { model, effects }
     const touched = touchedKeys(view, state)
-    const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
-    const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
     const run = model.run
+    let next: Model<S>
     // While a run streams (through run() or apply()), the edit follows the server's later changes.
     if (run && model.snapshot.status === 'running') {
+      const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+      const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
       const whole = keys.filter((key) => findDraft(model.drafts, key))
       const edit = recordEdit(model.edit, model.server, state, touched, whole)
       const userKeys = [...new Set([...run.userKeys, ...keys])]
       const userEdits = [...model.userEdits, { base: view, mine: state, whole }]
-      const next = { ...model, edit, userEdits, drafts, run: { ...run, userKeys } }
-      return { model: settle(next, { ...model.snapshot, state }, effects, config), effects }
-    }
-    let server = model.server
-    if (touched === '*' || !isPlainObject(server)) server = state
-    else for (const key of touched) server = withKey(server, key, valueAt(state, key))
-    return { model: settle({ ...model, server, drafts }, { ...model.snapshot, state }, effects, config), effects }
+      next = settle({ ...model, edit, userEdits, drafts, run: { ...run, userKeys } }, { ...model.snapshot, state }, effects, config)
+    } else next = editAtRest(model, state, touched, effects, config)
+    // Answers not yet delivered may be given back: what they put back must hold this edit too.
+    if (model.outbox) next = { ...next, outbox: { ...model.outbox, restore: editedRestorePoint(model, model.outbox.restore, view, state, effects, config) } }
+    return { model: next, effects }
   } catch (error) {
     const refused = asError(error, 'VALIDATION')
     return { model: { ...model, snapshot: { ...model.snapshot, error: refused } }, effects: [{ type: 'report', error: refused }] }
   }
+}
+
+/** An edit outside a run: it becomes the server's state at once, and the keys it touches stop being drafts. */
+function editAtRest<S>(model: Model<S>, state: S, touched: readonly string[] | '*', effects: Report[], config: MachineConfig<S>): Model<S> {
+  const kept = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+  const drafts = kept.length === model.drafts.length ? model.drafts : kept
+  let server = model.server
+  if (touched === '*' || !isPlainObject(server)) server = state
+  else for (const key of touched) server = withKey(server, key, valueAt(state, key))
+  return settle({ ...model, server, drafts }, { ...model.snapshot, state }, effects, config)
+}
+
+/**
+ * The restore point of the outbox with the user's edit (`view` -> `state`) made on it, as an edit at
+ * rest: a give-back then keeps what the user did, as an aborted run keeps the user's edits. The
+ * restore point differs from the view only where answers committed or discarded drafts: a key
+ * drafted there that the user touched is theirs, whole.
+ */
+function editedRestorePoint<S>(model: Model<S>, restore: AnswerRestorePoint<S>, view: S, state: S, effects: Report[], config: MachineConfig<S>) {
+  const touched = touchedKeys(view, state)
+  const whole = touched === '*' ? [] : touched.filter((key) => findDraft(restore.drafts, key))
+  const merged = mergeEdit(view, state, restore.state, config.merge, whole)
+  for (const error of merged.conflicts) effects.push({ type: 'report', error })
+  const target = acceptState(restore.state, merged.value, config.rules, 'setState')
+  const snapshot = { ...model.snapshot, state: restore.state, committed: restore.committed, predictions: restore.predictions }
+  const at: Model<S> = { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined }
+  const edited = editAtRest(at, target, touchedKeys(restore.state, target), effects, config)
+  return { ...restorePoint(edited), confirmations: restore.confirmations, messages: restore.messages }
 }
 
 /** Top-level keys whose value differs ('*' when the state is not an object). */
@@ -91,7 +118,7 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
   if (answered.snapshot.confirmations.length > 0) return { model: { ...answered, outbox }, effects: [] }
   if (!config.hasAgent) return { model: answered, effects: [] }
   const settings: RunSettings = { ...model.settings, ...outbox.settings }
-  const { messages, resume, command } = resumeParts(outbox.answers)
+  const { messages, resume, command } = resumeParts(outbox)
   const forwardedProps = command === ABSENT ? settings.forwardedProps : withResumeCommand(settings.forwardedProps, command)
   return start(
     { ...answered, outbox },
@@ -185,15 +212,22 @@ function restorePoint<S>(model: Model<S>): Outbox<S>['restore'] {
   return { server: model.server, drafts: model.drafts, state, committed, predictions, confirmations, messages }
 }
 
-function resumeParts(answers: readonly WireAnswer[]) {
+/**
+ * What the answers add to the resumed run. LangGraph's `Command.resume` takes one value, which
+ * resumes one interrupt, or a map of interrupt id -> value for several (its keys must all be its
+ * interrupt ids): one on_interrupt answer goes as its value, several as that map, keyed by the
+ * confirmations' ids (LangGraph's own when the on_interrupt events carried them).
+ */
+function resumeParts<S>(outbox: Outbox<S>) {
   const messages: Message[] = []
   const resume: ResumeEntry[] = []
-  let command: unknown = ABSENT
-  for (const answer of answers) {
+  const commands: [string, unknown][] = []
+  outbox.answers.forEach((answer, i) => {
     if (answer.message) messages.push(answer.message)
     if (answer.resume) resume.push(answer.resume)
-    if ('command' in answer) command = answer.command
-  }
+    if ('command' in answer) commands.push([outbox.answered[i]!.id, answer.command])
+  })
+  const command = commands.length === 0 ? ABSENT : commands.length === 1 ? commands[0]![1] : Object.fromEntries(commands)
   return { messages, resume, command }
 }
 

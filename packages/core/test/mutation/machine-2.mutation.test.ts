@@ -483,7 +483,7 @@ describe('answers', () => {
     messageId: `m-${runId}`,
   })
 
-  it('are given back whole when the request fails before its first event', () => {
+  it('are given back whole when the request fails before its first event, keeping the edit made meanwhile', () => {
     const m = interrupted([{ id: 'i1', reason: 'input_required' }])
     const before = m.model
     m.step(approve('i1'))
@@ -494,9 +494,19 @@ describe('answers', () => {
     const step = m.step({ type: 'failed', requestId: 'q2', error })
     expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q2', 'none')])
     const model = step.model
-    expect(model.snapshot).toStrictEqual({ ...before.snapshot, status: 'interrupted', steps: [], subagentSteps: [], error, runId: 'q2', run: { runId: 'q2' } })
+    const edited = { state: { n: 4 }, committed: { n: 4 } }
+    expect(model.snapshot).toStrictEqual({
+      ...before.snapshot,
+      ...edited,
+      status: 'interrupted',
+      steps: [],
+      subagentSteps: [],
+      error,
+      runId: 'q2',
+      run: { runId: 'q2' },
+    })
     expect(model.snapshot.confirmations).toBe(before.snapshot.confirmations)
-    expect(model.server).toBe(before.server)
+    expect(model.server).toStrictEqual({ n: 4 })
     expect(model.drafts).toBe(before.drafts)
     expect(model.edit).toBeUndefined()
     expect(model.userEdits).toStrictEqual([])
@@ -517,7 +527,7 @@ describe('answers', () => {
     expect(step.model.outbox).toBeUndefined()
   })
 
-  it("are delivered by the resumed run's first event: its interrupts are never opened again, other answers are not recorded", () => {
+  it("are delivered by the resumed run's first event and recorded once; a live run asking an answered id again opens it; other answers are not recorded", () => {
     const m = machine()
     m.events([
       ev.runStarted('r1'),
@@ -532,7 +542,7 @@ describe('answers', () => {
     expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
     expect(m.model.outbox).toBeUndefined()
     expect(m.model.request?.delivered).toBe(true)
-    // The resumed run's end repeats the interrupt: answered already, it stays closed.
+    // The resumed run's end asks the interrupt again: a live run's question is its own, whatever its id.
     m.events(
       [
         ev.runFinished('q2', 't1', {
@@ -545,7 +555,8 @@ describe('answers', () => {
       ],
       'q2',
     )
-    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i2'])
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i1', 'i2'])
+    m.step(approve('i1', 'q3'))
     m.step(approve('i2', 'q3'))
     m.events([ev.runStarted('q3')], 'q3')
     expect(m.model.answeredInterrupts).toStrictEqual(['i1', 'i2'])
@@ -575,7 +586,7 @@ describe('answers', () => {
 })
 
 describe('a resumed run dropped after delivery', () => {
-  it('rebuilt by the replay, delivers its answers again: the outbox goes and its interrupts stay answered', () => {
+  it('rebuilt by the replay, delivers its answers again: the outbox goes, its interrupts are answered once, and its own end is live', () => {
     const m = machine()
     m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })])
     m.step({ type: 'answer', id: 'i1', answer: { kind: 'approve', edits: undefined }, options: undefined, now: 0, runId: 'q2', messageId: 'mq2' })
@@ -588,7 +599,8 @@ describe('a resumed run dropped after delivery', () => {
     expect(m.model.request).toMatchObject({ id: 'c1', delivered: true })
     expect(m.model.answeredInterrupts).toStrictEqual(['i1'])
     m.events([ev.runFinished('q2', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })], 'c1')
-    expect(m.model.snapshot).toMatchObject({ status: 'idle', confirmations: [] })
+    expect(m.model.snapshot.status).toBe('interrupted')
+    expect(m.model.snapshot.confirmations.map((c) => c.id)).toStrictEqual(['i1'])
   })
 })
 

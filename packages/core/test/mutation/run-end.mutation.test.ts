@@ -200,7 +200,7 @@ describe('a finished run', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], steps: [] })
   })
 
-  it('an interrupt the server sends again after its answer arrived is not opened again', async () => {
+  it('an interrupt a live run asks again after its answer arrived opens again: it is that run’s own', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'i1', reason: 'input_required' }])],
@@ -212,7 +212,8 @@ describe('a finished run', () => {
     expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
     await store.respond('i1', { name: 'Ada' })
     expect(agent.inputs).toHaveLength(2)
-    expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
+    expect(store.getState().status).toBe('interrupted')
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
   })
 
   it('a draft the validator refuses at the end is discarded, reported and shown as the error', () => {

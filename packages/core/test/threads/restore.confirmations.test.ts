@@ -1,7 +1,8 @@
 // Issue 13: a reload while the user must answer. Answering after the reload sends exactly the body
 // the page would have sent without it; an interrupt already answered (its resume delivered) never
-// comes back; a run saved mid-stream comes back as abort() leaves it; an answer saved before it
-// reached the server is open again and answering again sends the same resume.
+// comes back by a replay (a new live run that asks the same id again opens it: it is its own); a
+// run saved mid-stream comes back as abort() leaves it; an answer saved before it reached the
+// server is open again and answering again sends the same resume.
 //
 // Ids (runId, the tool messages of answers) come from a counter the test sets before each user
 // action, so both pages make the same ids and bodies are compared whole.
@@ -300,7 +301,7 @@ describe('a reload while a confirmation is open, after it expired', () => {
   })
 })
 
-describe('an interrupt already answered never comes back', () => {
+describe('an interrupt already answered never comes back by a replay', () => {
   const interruptOf = (input: RunAgentInput) => [
     started(input),
     ev({
@@ -341,14 +342,14 @@ describe('an interrupt already answered never comes back', () => {
     expect(again.store.getState().confirmations).toStrictEqual([])
   })
 
-  it('a server that sends the answered interrupt again in the next run does not reopen it after a restore', async () => {
+  it('a new run after a restore that asks the same interrupt id again opens it: a live run’s interrupts are its own', async () => {
     const withReload = await answered()
     const after = reloaded(withReload.store.serialize(), [(input) => interruptOf(input)])
     idsFor(3)
     await after.store.run({ message: { id: 'user-2', role: 'user', content: 'Again' } })
     expect(after.agent.inputs).toHaveLength(1)
-    expect(after.store.getState().confirmations).toStrictEqual([])
-    expect(after.store.getState().status).not.toBe('interrupted')
+    expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
+    expect(after.store.getState().status).toBe('interrupted')
   })
 
   it('saved mid-stream after the resume was delivered: restored idle, and the replayed interrupt stays answered', async () => {

@@ -1,0 +1,212 @@
+// An answer is given back when its request ends before the resumed run's first event (abort(), an
+// HTTP or network error, a timeout, a reload): the confirmations reopen as they were. What the user
+// edited meanwhile (while the request waited, or between two answers) is theirs and stays, as it
+// does when an ordinary run is aborted.
+import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { Observable, type Subscriber } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import { type AgentStore, createAgentStore, type SerializedThread } from '../src'
+import { ev } from './helpers'
+
+type Doc = Record<string, unknown>
+
+const initialState: Doc = { document: 'before', title: '' }
+const predict = ev.custom('PredictState', [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }])
+
+/** Run 1 drafts `document` and asks for the interrupts given; every later request waits, silent, until the test ends it. */
+class AnsweringAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  private waiting: Subscriber<BaseEvent> | undefined
+
+  constructor(private readonly interrupts: Record<string, unknown>[]) {
+    super()
+  }
+
+  run(input: RunAgentInput) {
+    this.inputs.push(structuredClone(input))
+    const first = this.inputs.length === 1
+    return new Observable<BaseEvent>((subscriber) => {
+      if (!first) {
+        this.waiting = subscriber
+        return
+      }
+      for (const event of [
+        ev.runStarted(input.runId),
+        predict,
+        ev.toolStart('w1', 'write_document', 'm1'),
+        ev.toolArgs('w1', '{"document":"draft text"}'),
+        ev.toolEnd('w1'),
+        ev.runFinished(input.runId, 't1', { type: 'interrupt', interrupts: this.interrupts }),
+      ])
+        subscriber.next(event)
+      subscriber.complete()
+    })
+  }
+
+  /** The waiting request fails as a dropped connection does. */
+  fail() {
+    this.waiting?.error(new Error('socket hang up'))
+  }
+
+  /** The waiting request's run starts and finishes. */
+  finish() {
+    const input = this.inputs.at(-1)!
+    this.waiting?.next(ev.runStarted(input.runId))
+    this.waiting?.next(ev.runFinished(input.runId))
+    this.waiting?.complete()
+  }
+}
+
+const onDocument = { id: 'i1', reason: 'tool_call', toolCallId: 'w1' }
+const askTitle = { id: 'i2', reason: 'input_required', message: 'Which title?' }
+
+async function waitingFor(interrupts: Record<string, unknown>[]) {
+  const agent = new AnsweringAgent(interrupts)
+  const errors: string[] = []
+  const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', onError: (error) => errors.push(error.code) })
+  await store.run({ message: 'write' })
+  expect(store.getState()).toMatchObject({ status: 'interrupted', state: { document: 'draft text' }, committed: { document: 'before' } })
+  return { agent, store, errors, asked: store.getState() }
+}
+
+type Ending = 'abort' | 'failed' | 'timeout'
+
+/** Ends the answer's request before its first event, the way `ending` says; resolves when the store has let it go. */
+async function giveBack(store: AgentStore<Doc>, agent: AnsweringAgent, answering: Promise<void>, ending: Ending) {
+  if (ending === 'abort') store.abort()
+  if (ending === 'failed') agent.fail()
+  await answering
+}
+
+const answerOptions = (ending: Ending) => (ending === 'timeout' ? { timeoutMs: 30 } : undefined)
+
+describe('an edit made while the answer waits for its first event', () => {
+  for (const ending of ['abort', 'failed', 'timeout'] as Ending[]) {
+    it(`${ending}: the confirmation reopens with the draft held, and the edit stays in the view and in what is committed`, async () => {
+      const { agent, store, asked } = await waitingFor([onDocument])
+      const answering = store.approve('i1', undefined, answerOptions(ending))
+      expect(store.getState().status).toBe('running')
+      store.setState((state) => ({ ...state, title: 'mine' }))
+      expect(store.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
+      await giveBack(store, agent, answering, ending)
+
+      const after = store.getState()
+      expect(after.status).toBe('interrupted')
+      expect(after.error?.code).toBe(ending === 'abort' ? undefined : 'TRANSPORT')
+      expect(after.confirmations).toStrictEqual(asked.confirmations)
+      expect(after.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+      expect(after.committed).toStrictEqual({ document: 'before', title: 'mine' })
+      expect(after.predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([['document', 'draft text']])
+
+      // Answering again sends the edit with the approved draft.
+      const again = store.approve('i1')
+      expect(agent.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+      agent.finish()
+      await again
+      expect(store.getState()).toMatchObject({ status: 'idle', committed: { document: 'draft text', title: 'mine' } })
+    })
+  }
+
+  it('an edit of the drafted key itself wins over the draft it reopens: the user’s value is shown and committed', async () => {
+    const { agent, store } = await waitingFor([onDocument])
+    const answering = store.approve('i1')
+    store.setState((state) => ({ ...state, document: 'my own text' }))
+    await giveBack(store, agent, answering, 'abort')
+    const after = store.getState()
+    expect(after.status).toBe('interrupted')
+    expect(after.state).toStrictEqual({ document: 'my own text', title: '' })
+    expect(after.committed).toStrictEqual({ document: 'my own text', title: '' })
+    expect(after.predictions).toStrictEqual([])
+  })
+
+  it('a reload in that window: the saved thread holds the edit, and the restored store shows and sends it', async () => {
+    const { agent, store, asked } = await waitingFor([onDocument])
+    const answering = store.approve('i1')
+    store.setState((state) => ({ ...state, title: 'mine' }))
+    const saved = JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+    store.abort()
+    await answering
+
+    const next = new AnsweringAgent([onDocument])
+    next.inputs.push(agent.inputs[0]!)
+    const reloaded = createAgentStore<Doc>({ agent: next, initialState, threadId: 't1', restore: saved })
+    const shown = reloaded.getState()
+    expect(shown.status).toBe('interrupted')
+    expect(shown.confirmations).toStrictEqual(asked.confirmations)
+    expect(shown.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+    expect(shown.committed).toStrictEqual({ document: 'before', title: 'mine' })
+    // Saved again after the reload, it still holds the edit.
+    const twice = createAgentStore<Doc>({ initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(reloaded.serialize())) })
+    expect(twice.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
+    const again = reloaded.approve('i1')
+    expect(next.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+    next.finish()
+    await again
+  })
+
+  it('a page persisted to a storage and closed in that window: the next page restores the confirmation and the edit from the storage', async () => {
+    const items = new Map<string, string>()
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    }
+    const agent = new AnsweringAgent([onDocument])
+    const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    await store.run({ message: 'write' })
+    const asked = store.getState()
+    void store.approve('i1')
+    store.setState((state) => ({ ...state, title: 'mine' }))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    // The page closes here: the request never ends on this page.
+    const next = createAgentStore<Doc>({ agent: new AnsweringAgent([onDocument]), initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    expect(next.getState()).toMatchObject({
+      status: 'interrupted',
+      state: { document: 'draft text', title: 'mine' },
+      committed: { document: 'before', title: 'mine' },
+    })
+    expect(next.getState().confirmations).toStrictEqual(asked.confirmations)
+    store.abort()
+  })
+})
+
+describe('an edit made between two answers', () => {
+  for (const ending of ['abort', 'failed', 'timeout'] as Ending[]) {
+    it(`${ending}: both confirmations reopen, and the edit made after the first answer stays`, async () => {
+      const { agent, store, asked } = await waitingFor([onDocument, askTitle])
+      await store.approve('i1')
+      expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i2'])
+      store.setState((state) => ({ ...state, title: 'mine' }))
+      const answering = store.respond('i2', { title: 'theirs' }, answerOptions(ending))
+      expect(store.getState().status).toBe('running')
+      await giveBack(store, agent, answering, ending)
+
+      const after = store.getState()
+      expect(after.status).toBe('interrupted')
+      expect(after.confirmations).toStrictEqual(asked.confirmations)
+      expect(after.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+      expect(after.committed).toStrictEqual({ document: 'before', title: 'mine' })
+
+      await store.approve('i1')
+      const again = store.respond('i2', { title: 'theirs' })
+      expect(agent.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
+      expect(agent.inputs.at(-1)!.resume?.map((entry) => entry.interruptId)).toStrictEqual(['i1', 'i2'])
+      agent.finish()
+      await again
+    })
+  }
+
+  it('a reload between the answers, then the second answer given back: the edit stays', async () => {
+    const { agent, store } = await waitingFor([onDocument, askTitle])
+    await store.approve('i1')
+    store.setState((state) => ({ ...state, title: 'mine' }))
+    const reloaded = createAgentStore<Doc>({ agent, initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(store.serialize())) })
+    expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
+    const answering = reloaded.respond('i2', { title: 'theirs' })
+    reloaded.abort()
+    await answering
+    expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
+    expect(reloaded.getState().committed).toStrictEqual({ document: 'before', title: 'mine' })
+  })
+})
