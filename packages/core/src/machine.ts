@@ -257,7 +257,7 @@ function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, l
     // The replay never reached the run: the thread stays as it was, still rejoinable.
     const reason = error.reason === 'not-supported' ? 'not-supported' : 'not-found'
     const notFound = new AgentStoreError('RECONNECT', `The run could not be re-attached: ${error.message}`, { reason, cause: error })
-    return { model: { ...model, request: undefined }, effects: [{ type: 'report', error: notFound }, release] }
+    return { model: rejoinEnded(model), effects: [{ type: 'report', error: notFound }, release] }
   }
   const dropped = dropRequest(model, error, config, lastEventId)
   return { model: dropped.model, effects: [...dropped.effects, { type: 'report', error }, release] }
@@ -275,7 +275,7 @@ export function dropRequest<S>(
 ): { model: Model<S>; effects: Effect[] } {
   const request = model.request!
   // A replay cut short (a thread saved while reconnect() ran): the run it was after is still the one to rejoin.
-  if (request.rejoining) return { model: { ...model, request: undefined }, effects: [] }
+  if (request.rejoining) return { model: rejoinEnded(model), effects: [] }
   if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
   const runId = model.run?.runId ?? request.id
   const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)
@@ -302,10 +302,18 @@ function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<
     context: settings.context.slice(),
     forwardedProps: settings.forwardedProps,
   }
-  const request = { id: requestId, delivered: true, rejoining: rejoin }
+  const shown = { ...model.snapshot, requesting: true }
+  const request = { id: requestId, delivered: true, rejoining: rejoin, unchanged: { shown, before: model.snapshot } }
   const { lastEventId } = rejoin
   const effect: Effect = { type: 'connect', requestId, input, timeoutMs: config.timeoutMs, ...(lastEventId === undefined ? {} : { lastEventId }) }
-  return { model: { ...model, request }, effects: [effect], requestId }
+  return { model: { ...model, snapshot: shown, request }, effects: [effect], requestId }
+}
+
+/** A reconnect that never reached the run: the thread as it was, the very snapshot when nothing changed meanwhile. */
+function rejoinEnded<S>(model: Model<S>): Model<S> {
+  const unchanged = model.request!.unchanged
+  const snapshot = unchanged && model.snapshot === unchanged.shown ? unchanged.before : model.snapshot
+  return { ...model, snapshot, request: undefined }
 }
 
 const isStart = (raw: unknown) => (raw as { type?: unknown } | null)?.type === EventType.RUN_STARTED
@@ -380,7 +388,7 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
   if (!request) return { model, effects: none }
   const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
-  if (request.rejoining) return { model: { ...model, request: undefined }, effects }
+  if (request.rejoining) return { model: rejoinEnded(model), effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
   // Stryker disable next-line ArrayDeclaration: a failed ending closes the open steps itself
   const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)

@@ -96,6 +96,8 @@ export interface Request<S = unknown> {
   readonly rejoining?: Rejoin<S> | undefined
   /** The reconnect's first event was a RUN_STARTED: the server replays runs, and this run comes again from its start. */
   readonly replaying?: boolean
+  /** The snapshot a reconnect showed and the one before it: a reconnect that ends having changed nothing gives that one back. */
+  readonly unchanged?: { readonly shown: AgentSnapshot<S>; readonly before: AgentSnapshot<S> } | undefined
 }
 
 /** A run whose stream dropped after it had begun: reconnect() can re-attach it. */
