@@ -1,7 +1,7 @@
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
 export type { PersistOptions, PersistStorage } from './persist'
-export { canAnswer, canRun } from './selectors'
+export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'
 export type { SerializedThread } from './thread'

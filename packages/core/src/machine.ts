@@ -37,14 +37,14 @@ export type Input<S> =
   | { type: 'abort' }
   | { type: 'reset'; state: S; threadId: string }
   /** The request failed (HTTP error, network, timeout) or its stream ended without a terminal event. */
-  | { type: 'failed'; requestId: string; error: AgentStoreError }
+  | { type: 'failed'; requestId: string; error: AgentStoreError; lastEventId?: string | undefined }
   /** Re-attach the run whose stream dropped, through the agent's `connect`. */
   | { type: 'reconnect'; requestId: string }
 
 export type Effect =
   | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
   /** Like start, through the agent's `connect`: a replay of the thread, then the live rest. */
-  | { type: 'connect'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
+  | { type: 'connect'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined; lastEventId?: string }
   /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
   | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
   | { type: 'report'; error: AgentStoreError }
@@ -65,18 +65,27 @@ export interface Step<S> {
 const none: readonly Effect[] = Object.freeze([])
 
 export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
-  const step = transitionOf(model, input, config)
+  const step = handle(model, input, config)
   // A token leaves the streaming calls as they were: only a call's start or end, or its run's, prunes.
   if (config.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(config, step.model.run)
-  return step
+  // A streamed token never starts or ends a request.
+  if (step.streamed) return step
+  const next = withRequestShown(step.model)
+  return next === step.model ? step : { ...step, model: next }
 }
 
-function transitionOf<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
+/** The snapshot says whether a request is open, which is what run(), the answers and abort() go by. */
+export function withRequestShown<S>(model: Model<S>): Model<S> {
+  const requesting = model.request !== undefined
+  return model.snapshot.requesting === requesting ? model : withSnapshot(model, { ...model.snapshot, requesting })
+}
+
+function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
   switch (input.type) {
     case 'event':
       return receive(model, input.event, input.requestId, config)
     case 'failed':
-      return failed(model, input.requestId, input.error, config)
+      return failed(model, input.requestId, input.error, input.lastEventId, config)
     case 'run':
       return refuseValues(model, input.messages, input.options, config) ?? startRun(model, input, config)
     case 'answer':
@@ -115,9 +124,13 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
   if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
   if (requestId !== undefined && model.request!.rejoining) {
+    const request = model.request!
+    const { runId, cut } = request.rejoining!
+    if (isStartOf(raw, runId)) model = rebuiltRun(model, config)
+    // A first event that starts no run: the server resumes from a cursor, with what the dropped stream missed.
+    else if (!request.replaying && cut && !isStart(raw)) model = continuedRun(model, config)
     // The replay of earlier runs changes nothing: they are applied already.
-    if (!isStartOf(raw, model.request!.rejoining.runId)) return { model, effects: none }
-    model = rebuiltRun(model, config)
+    else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: none }
   }
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
   let type: EventType | undefined
@@ -256,16 +269,16 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEve
 }
 
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
-function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, config: MachineConfig<S>): Step<S> {
+function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, lastEventId: string | undefined, config: MachineConfig<S>): Step<S> {
   if (model.request?.id !== requestId) return { model, effects: none }
   const release: Effect = { type: 'release', requestId, how: 'none' }
   if (model.request.rejoining) {
     // The replay never reached the run: the thread stays as it was, still rejoinable.
     const reason = error.reason === 'not-supported' ? 'not-supported' : 'not-found'
     const notFound = new AgentStoreError('RECONNECT', `The run could not be re-attached: ${error.message}`, { reason, cause: error })
-    return { model: { ...model, request: undefined }, effects: [{ type: 'report', error: notFound }, release] }
+    return { model: rejoinEnded(model), effects: [{ type: 'report', error: notFound }, release] }
   }
-  const dropped = dropRequest(model, error, config)
+  const dropped = dropRequest(model, error, config, lastEventId)
   return { model: dropped.model, effects: [...dropped.effects, { type: 'report', error }, release] }
 }
 
@@ -273,14 +286,21 @@ function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, c
  * The request is gone (a failure, or a page that reloaded while it streamed). Undelivered answers
  * are given back; a run that had begun is rolled back, and can be re-attached by reconnect().
  */
-export function dropRequest<S>(model: Model<S>, error: AgentStoreError | undefined, config: MachineConfig<S>): { model: Model<S>; effects: Effect[] } {
+export function dropRequest<S>(
+  model: Model<S>,
+  error: AgentStoreError | undefined,
+  config: MachineConfig<S>,
+  lastEventId?: string,
+): { model: Model<S>; effects: Effect[] } {
   const request = model.request!
   // A replay cut short (a thread saved while reconnect() ran): the run it was after is still the one to rejoin.
-  if (request.rejoining) return { model: { ...model, request: undefined }, effects: [] }
+  if (request.rejoining) return { model: rejoinEnded(model), effects: [] }
   if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
   const runId = model.run?.runId ?? request.id
   const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)
-  const rejoin = request.start && request.delivered ? { runId, start: request.start } : undefined
+  const after = ended.model.snapshot.committed
+  const cut = { ...model, request: undefined, rejoin: undefined }
+  const rejoin = request.start && request.delivered ? { runId, start: request.start, cut, after, lastEventId } : undefined
   return { model: { ...ended.model, request: undefined, rejoin }, effects: ended.effects }
 }
 
@@ -301,13 +321,32 @@ function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<
     context: settings.context.slice(),
     forwardedProps: settings.forwardedProps,
   }
-  const request = { id: requestId, delivered: true, rejoining: rejoin }
-  return { model: { ...model, request }, effects: [{ type: 'connect', requestId, input, timeoutMs: config.timeoutMs }], requestId }
+  const shown = { ...model.snapshot, requesting: true }
+  const request = { id: requestId, delivered: true, rejoining: rejoin, unchanged: { shown, before: model.snapshot } }
+  const { lastEventId } = rejoin
+  const effect: Effect = { type: 'connect', requestId, input, timeoutMs: config.timeoutMs, ...(lastEventId === undefined ? {} : { lastEventId }) }
+  return { model: { ...model, snapshot: shown, request }, effects: [effect], requestId }
 }
 
-const isStartOf = (raw: unknown, runId: string) => {
-  const event = raw as { type?: unknown; runId?: unknown } | null
-  return event?.type === EventType.RUN_STARTED && event.runId === runId
+/** A reconnect that never reached the run: the thread as it was, the very snapshot when nothing changed meanwhile. */
+function rejoinEnded<S>(model: Model<S>): Model<S> {
+  const unchanged = model.request!.unchanged
+  const snapshot = unchanged && model.snapshot === unchanged.shown ? unchanged.before : model.snapshot
+  return { ...model, snapshot, request: undefined }
+}
+
+const isStart = (raw: unknown) => (raw as { type?: unknown } | null)?.type === EventType.RUN_STARTED
+const isStartOf = (raw: unknown, runId: string) => isStart(raw) && (raw as { runId?: unknown }).runId === runId
+
+/**
+ * A server that resumed from a cursor: the run goes on from the model its stream dropped at, and
+ * the events that follow are the ones that stream never brought, so nothing is applied twice. The
+ * user's changes since the drop are made again, as edits during the run.
+ */
+function continuedRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+  const { start, cut, after } = model.request!.rejoining!
+  const continued: Model<S> = { ...cut!, request: { id: model.request!.id, delivered: true, start }, rejoin: undefined }
+  return withEditsSince(continued, after as S, model.snapshot.committed, config)
 }
 
 /**
@@ -318,8 +357,11 @@ const isStartOf = (raw: unknown, runId: string) => {
 function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
   const { start } = model.request!.rejoining!
   const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
-  const before = start.snapshot.committed
-  const now = model.snapshot.committed
+  return withEditsSince(rebuilt, start.snapshot.committed, model.snapshot.committed, config)
+}
+
+/** The keys the user changed from `before` to `now`, set again on a run that streams. */
+function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: MachineConfig<S>): Model<S> {
   if (before === now) return rebuilt
   // A state that is not an object (an array, a primitive) was edited as a whole.
   if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config).model
@@ -365,7 +407,7 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
   if (!request) return { model, effects: none }
   const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
-  if (request.rejoining) return { model: { ...model, request: undefined }, effects }
+  if (request.rejoining) return { model: rejoinEnded(model), effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
   // Stryker disable next-line ArrayDeclaration: a failed ending closes the open steps itself
   const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
@@ -414,7 +456,7 @@ export function startRequest<S>(
   const messages = added.length > 0 ? [...snapshot.messages, ...added] : snapshot.messages
   const started: Model<S> = {
     ...model,
-    snapshot: { ...snapshot, messages, status: 'running', runId, steps: [], subagentSteps: [], run: { runId }, error: undefined },
+    snapshot: { ...snapshot, messages, status: 'running', requesting: true, runId, steps: [], subagentSteps: [], run: { runId }, error: undefined },
     server: snapshot.committed,
     edit: undefined,
     userEdits: [],

@@ -100,14 +100,25 @@ export interface Request<S = unknown> {
   readonly delivered: boolean
   /** The model as the run began: what a reconnect rebuilds the run from. */
   readonly start?: Model<S> | undefined
-  /** A reconnect still passing over the replay of earlier runs, until this run's RUN_STARTED. */
+  /** A reconnect that has not reached the dropped run yet: a replay of earlier runs, or nothing so far. */
   readonly rejoining?: Rejoin<S> | undefined
+  /** The reconnect's first event was a RUN_STARTED: the server replays runs, and this run comes again from its start. */
+  readonly replaying?: boolean
+  /** The snapshot a reconnect showed and the one before it: a reconnect that ends having changed nothing gives that one back. */
+  readonly unchanged?: { readonly shown: AgentSnapshot<S>; readonly before: AgentSnapshot<S> } | undefined
 }
 
 /** A run whose stream dropped after it had begun: reconnect() can re-attach it. */
 export interface Rejoin<S> {
   readonly runId: string
+  /** The model as the run began: a replay brings the run back from there. */
   readonly start: Model<S>
+  /** The model when the stream dropped, without its request: a server resuming from a cursor continues from there. */
+  readonly cut?: Model<S> | undefined
+  /** `committed` right after the drop: the user's edits since then are made again on the re-attached run. */
+  readonly after?: S
+  /** The SSE id of the last event received, sent as `Last-Event-ID`. */
+  readonly lastEventId?: string | undefined
 }
 
 export interface Model<S> {

@@ -1,5 +1,6 @@
 import { AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
 import { AGUIConnectNotImplementedError, AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
+import { type MonoTypeOperatorFunction, Observable, Subject, Subscription } from 'rxjs'
 import { AgentStoreError } from './errors'
 import { defaultLimits } from './reduce/state'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
@@ -7,8 +8,12 @@ import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
 export interface RunHandlers {
   /** Each event as the agent streams it, chunks expanded and lifecycle order verified. */
   event(event: BaseEvent): void
-  /** The stream ended: cleanly (no error), or with a transport or protocol error. */
-  end(error: AgentStoreError | undefined): void
+  /**
+   * The stream ended. Without an error: right after its RUN_FINISHED or RUN_ERROR (never in a
+   * `connect` stream, where terminal events end replayed runs). With one: it failed or stopped
+   * early; `lastEventId` is the SSE id of the last event received, where a resume can start.
+   */
+  end(error: AgentStoreError | undefined, lastEventId?: string): void
 }
 
 export interface RunConnection {
@@ -25,6 +30,8 @@ export interface ConnectOptions {
   drainMs?: number
   /** Through the agent's `connect`: a replay of the thread's runs, each with its terminal event, then the live rest. */
   connect?: boolean
+  /** Sent as `Last-Event-ID` with a `connect` request of an HttpAgent: a server that keeps a cursor sends only what came after it. */
+  lastEventId?: string
 }
 
 /** An HttpAgent, or anything shaped like one: it fetches `url` through its public `fetch` field. */
@@ -80,12 +87,16 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
   const onBodyError = (error: unknown) => {
     bodyError ??= toStoreError(error)
   }
+  let lastEventId: string | undefined
+  const onEventId = (id: string) => {
+    lastEventId = id === '' ? undefined : id
+  }
 
-  function stop(error: AgentStoreError | undefined) {
+  function stop(error: AgentStoreError) {
     if (!open) return
     if (ended) return close()
     close()
-    handlers.end(error)
+    handlers.end(error, lastEventId)
   }
 
   function drain() {
@@ -96,15 +107,16 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
 
   // A stream that completes by itself needs no cancelling: the response was read to its end.
   const finish = () => {
-    if (!ended) return stop(bodyError)
+    if (!ended) return stop(bodyError ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR'))
     open = false
     clearTimeout(timer)
   }
 
   try {
-    const sse = { maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes, onActivity: touch, onError: onBodyError }
-    subscription = events(agent, input, sse, controller, options.connect === true)
-      .pipe(transformChunks(false), verifyEvents(false))
+    const sse = { maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes, onActivity: touch, onError: onBodyError, onEventId }
+    const connect = options.connect === true
+    subscription = events(agent, input, sse, controller, connect ? { lastEventId: options.lastEventId } : undefined)
+      .pipe(transformChunks(false), connect ? verifyUnlessContinued() : verifyEvents(false))
       .subscribe({
         next: (event) => {
           if (!open) return
@@ -138,13 +150,20 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
  * and starts its request synchronously there, so other runs on the same agent (another store, a
  * direct call) never see this run's fetch wrapper or controller.
  */
-function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined, connect: boolean) {
+function events(
+  agent: AbstractAgent,
+  input: RunAgentInput,
+  sse: SseOptions,
+  controller: AbortController | undefined,
+  connect: { lastEventId: string | undefined } | undefined,
+) {
   const target = agent as AbstractAgent & { fetch?: FetchFn; abortController?: AbortController }
   const { fetch, abortController } = target
   if (controller) target.abortController = controller
   if (isFetchingAgent(agent)) {
     const original = agent.fetch
-    agent.fetch = wrapFetch((url, init) => original.call(agent, url, init), sse)
+    const cursor = connect?.lastEventId
+    agent.fetch = wrapFetch((url, init) => original.call(agent, url, cursor === undefined ? init : withLastEventId(init, cursor)), sse)
   }
   try {
     // connect() is protected on AbstractAgent, but it is the stream connectAgent() reads: called the same way.
@@ -156,6 +175,45 @@ function events(agent: AbstractAgent, input: RunAgentInput, sse: SseOptions, con
 }
 
 type Connectable = { connect(input: RunAgentInput): ReturnType<AbstractAgent['run']> }
+
+function withLastEventId(init: RequestInit, id: string): RequestInit {
+  const headers = new Headers(init.headers)
+  headers.set('Last-Event-ID', id)
+  return { ...init, headers }
+}
+
+/**
+ * verifyEvents, for a `connect` stream that replays runs from their RUN_STARTED. A server resuming
+ * from a cursor starts in the middle of the dropped run instead: the lifecycle of that run began
+ * on the dropped stream, so verifyEvents (which wants RUN_STARTED first) cannot follow it, and the
+ * store's own checks of each event against what it holds are the check.
+ */
+function verifyUnlessContinued(): MonoTypeOperatorFunction<BaseEvent> {
+  return (source) =>
+    new Observable<BaseEvent>((subscriber) => {
+      let verified: Subject<BaseEvent> | undefined
+      let first = true
+      const checked = new Subscription()
+      const into = (target: Subject<BaseEvent> | undefined) => target ?? subscriber
+      checked.add(
+        source.subscribe({
+          next(event) {
+            if (first) {
+              first = false
+              if (event.type === EventType.RUN_STARTED) {
+                verified = new Subject<BaseEvent>()
+                checked.add(verified.pipe(verifyEvents(false)).subscribe(subscriber))
+              }
+            }
+            into(verified).next(event)
+          },
+          error: (error: unknown) => into(verified).error(error),
+          complete: () => into(verified).complete(),
+        }),
+      )
+      return checked
+    })
+}
 
 /** Whether the agent implements AG-UI's `connect` (AbstractAgent's own throws AGUIConnectNotImplementedError). */
 export const canConnect = (agent: AbstractAgent | undefined): boolean =>

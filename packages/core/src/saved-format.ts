@@ -128,6 +128,7 @@ const snapshot = shape({
   subagents: list(subagent),
   subagentSteps: list(shape({ subagentRunId: string, stepName: string })),
   run: maybe(runInfo),
+  requesting: maybe(boolean),
 })
 
 const draft = shape({
@@ -179,8 +180,15 @@ const outbox = shape({
 
 // A run being rejoined keeps the model it began with: the same layout, one level down.
 const startModel: Check = (value, path) => model(value, path)
-const rejoin = shape({ runId: string, start: startModel })
-const request = shape({ id: string, delivered: boolean, start: maybe(startModel), rejoining: maybe(rejoin) })
+const rejoin = shape({ runId: string, start: startModel, cut: maybe(startModel), after: any, lastEventId: maybe(string) })
+const request = shape({
+  id: string,
+  delivered: boolean,
+  start: maybe(startModel),
+  rejoining: maybe(rejoin),
+  replaying: maybe(boolean),
+  unchanged: maybe(shape({ shown: snapshot, before: snapshot })),
+})
 
 const model: Check = shape({
   snapshot,

@@ -15,6 +15,7 @@ const CR = 0x0d
 const COLON = 0x3a
 const SPACE = 0x20
 const DATA = [0x64, 0x61, 0x74, 0x61] // "data"
+const ID = [0x69, 0x64] // "id"
 const DATA_PREFIX = new Uint8Array([...DATA, COLON, SPACE])
 /** Room for the field name of a line still arriving, before its bytes count against the event's size. */
 const FIELD_ROOM = DATA_PREFIX.length
@@ -32,6 +33,8 @@ export interface SseOptions {
    * rethrows the error as an unhandled rejection, so errors travel this way instead.
    */
   onError(error: unknown): void
+  /** The SSE last event ID whenever it changes (the `id:` fields, as the standard keeps them): where a resume starts. */
+  onEventId?: (id: string) => void
 }
 
 /** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped. */
@@ -59,7 +62,7 @@ export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
  */
 export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  const framer = new SseFramer(options.maxEventBytes)
+  const framer = new SseFramer(options.maxEventBytes, options.onEventId)
   let stopped = false
   let cancelled = false
   return new ReadableStream<Uint8Array>(
@@ -113,8 +116,14 @@ export class SseFramer {
   private firstLine = true
   private out: Uint8Array[] = []
   private outBytes = 0
+  /** The standard's last event ID buffer: an `id:` field sets it, and it carries over to later events. */
+  private eventId = ''
+  private reportedId = ''
 
-  constructor(private readonly maxEventBytes: number) {}
+  constructor(
+    private readonly maxEventBytes: number,
+    private readonly onEventId?: (id: string) => void,
+  ) {}
 
   /** Frames for the complete events in `chunk`, and the error that stopped it, if any. */
   push(chunk: Uint8Array): { output: Uint8Array | undefined; error: AgentStoreError | undefined } {
@@ -173,12 +182,19 @@ export class SseFramer {
     if (line[0] === COLON) return // a comment, such as a keep-alive
     const colon = line.indexOf(COLON)
     const nameEnd = colon === -1 ? line.length : colon
-    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // id, event, retry and unknown fields
     let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1)
     if (value[0] === SPACE) value = value.subarray(1)
+    if (nameEnd === ID.length && line[0] === ID[0] && line[1] === ID[1]) return this.setId(value)
+    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // event, retry and unknown fields
     this.data.push(value)
     this.dataBytes += value.length + 1
     if (this.dataBytes > this.maxEventBytes) this.tooLarge()
+  }
+
+  /** An id with a NULL in it is ignored, as the standard says. */
+  private setId(value: Uint8Array) {
+    if (value.includes(0)) return
+    this.eventId = this.decoder.decode(value)
   }
 
   private dataSize() {
@@ -186,6 +202,11 @@ export class SseFramer {
   }
 
   private dispatch() {
+    // The standard sets the last event ID at every dispatch, even of an event without data.
+    if (this.eventId !== this.reportedId) {
+      this.reportedId = this.eventId
+      this.onEventId?.(this.eventId)
+    }
     const lines = this.data
     this.data = []
     this.dataBytes = -1

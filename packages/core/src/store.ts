@@ -2,7 +2,7 @@ import type { BaseEvent, Message } from '@ag-ui/core'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
 import { createListenerSet, type ListenerSet } from './listeners'
-import { dropRequest, type Effect, type Input, type MachineConfig, type Step, transition } from './machine'
+import { dropRequest, type Effect, type Input, type MachineConfig, type Step, transition, withRequestShown } from './machine'
 import { initialModel, type Model } from './model'
 import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
@@ -32,7 +32,7 @@ export interface StoreInternals<S = unknown> {
   observe(listener: Observer<S>): () => void
   /** One input through the transition, starting no request: a replay. */
   feed(input: Input<S>): void
-  /** Puts the store at this model (time travel); a request in flight is cancelled first. */
+  /** Puts the store at this model (time travel): connections in flight are cut; a request the model has stays open. */
   replace(model: Model<S>): void
   /** Writes the persisted thread now; resolves when the storage has it. */
   flush(): Promise<void>
@@ -195,14 +195,18 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       case 'release': {
         // A replay stream goes on with runs the store does not need: cut once the run it rejoined has ended.
         if (effect.how === 'cancel' || connecting.delete(effect.requestId)) connections.get(effect.requestId)?.cancel()
-        connections.delete(effect.requestId)
-        for (const resolve of waiting.get(effect.requestId) ?? []) resolve()
-        waiting.delete(effect.requestId)
-        return
+        return release(effect.requestId)
       }
       case 'report':
         return report(effect.error)
     }
+  }
+
+  /** The request's connection is forgotten and the command that started it settles. */
+  function release(requestId: string) {
+    connections.delete(requestId)
+    for (const resolve of waiting.get(requestId) ?? []) resolve()
+    waiting.delete(requestId)
   }
 
   function showEvent(event: BaseEvent) {
@@ -215,16 +219,24 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     }
   }
 
-  function startRequest({ type, requestId, input, timeoutMs }: Extract<Effect, { type: 'start' | 'connect' }>) {
+  function startRequest(effect: Extract<Effect, { type: 'start' | 'connect' }>) {
+    const { type, requestId, input, timeoutMs } = effect
     const connection = connectRun(
       options.agent!,
       input,
       {
         event: (event) => dispatch({ type: 'event', event, requestId }),
-        end: (error) =>
-          dispatch({ type: 'failed', requestId, error: error ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR') }),
+        // An end without an error follows the run's terminal event, which released the request already.
+        end: (error, lastEventId) => {
+          if (error) dispatch({ type: 'failed', requestId, error, lastEventId })
+        },
       },
-      { maxEventBytes: config.rules.limits.maxEventBytes, timeoutMs, connect: type === 'connect' },
+      {
+        maxEventBytes: config.rules.limits.maxEventBytes,
+        timeoutMs,
+        connect: type === 'connect',
+        lastEventId: type === 'connect' ? effect.lastEventId : undefined,
+      },
     )
     // Still in flight (not ended while it was being opened): kept so abort() can cancel it.
     if (model.request?.id === requestId) connections.set(requestId, connection)
@@ -240,7 +252,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   }
 
   const answerInput = (id: string | undefined, answer: Extract<Input<TState>, { type: 'answer' }>['answer'], runOptions: RunOptions | undefined) =>
-    command({ type: 'answer', id, answer, options: runOptions, now: Date.now(), runId: createId(), messageId: createId() })
+    command({ type: 'answer', id, answer, options: runOptions && ownOptions(runOptions), now: Date.now(), runId: createId(), messageId: createId() })
 
   const store: AgentStore<TState> = {
     getState: () => model.snapshot,
@@ -257,7 +269,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     apply(events) {
       for (const event of Array.isArray(events) ? events : [events]) dispatch({ type: 'event', event: ownEvent(event) })
     },
-    run: (runOptions = {}) => command({ type: 'run', runId: createId(), messages: toMessages(runOptions), options: runOptions }),
+    run: (runOptions = {}) => command({ type: 'run', runId: createId(), messages: toMessages(runOptions), options: ownOptions(runOptions) }),
     setState: (update) => dispatch({ type: 'setState', update }),
     approve: (id, edits, runOptions) => answerInput(id, { kind: 'approve', edits }, runOptions),
     reject: (id, reason, runOptions) => answerInput(id, { kind: 'reject', reason }, runOptions),
@@ -290,8 +302,12 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     },
     feed: (input) => dispatch(input, undefined, true),
     replace(next) {
-      if (model.request) dispatch({ type: 'abort' })
-      publish({ ...next, request: undefined })
+      // The connection goes, not the run: the store shows that moment, and a request the model had
+      // stays open in it (abort() ends it, as it would have then; a reload finds it cut short).
+      for (const connection of connections.values()) connection.cancel()
+      for (const requestId of [...connections.keys(), ...waiting.keys()]) release(requestId)
+      connecting.clear()
+      publish(withRequestShown(next))
       persister?.changed(true)
     },
     flush: () => persister?.flush() ?? Promise.resolve(),
@@ -328,8 +344,9 @@ const stateRules = <S>(from: AgentStoreOptions<S>): StateRules<S> => ({ limits: 
  */
 function startingModel<S>(restored: Model<S> | undefined, initial: AgentSnapshot<S>, config: MachineConfig<S>): Model<S> {
   if (!restored) return initialModel(initial)
-  if (!restored.request) return restored
-  return dropRequest(restored, undefined, config).model
+  // A thread saved before snapshots said whether a request was open says so now.
+  if (!restored.request) return withRequestShown(restored)
+  return withRequestShown(dropRequest(restored, undefined, config).model)
 }
 
 /**
@@ -364,6 +381,18 @@ function isUrgent<S>(input: Input<S>, step: Step<S>, before: Model<S>): boolean 
 
 const persistError = (what: string, error: unknown) =>
   new AgentStoreError('PERSIST', `The saved thread could not be ${what}: ${messageOf(error)}`, { cause: error })
+
+/** The options a run keeps and may send again (an answer's run resends them): copied, so the app's objects stay its own. */
+function ownOptions<T extends RunOptions>(runOptions: T): T {
+  const { tools, context, forwardedProps } = runOptions
+  if (tools === undefined && context === undefined && forwardedProps === undefined) return runOptions
+  return {
+    ...runOptions,
+    ...(tools === undefined ? {} : { tools: ownCopy(tools, undefined) }),
+    ...(context === undefined ? {} : { context: ownCopy(context, undefined) }),
+    ...(forwardedProps === undefined ? {} : { forwardedProps: ownCopy(forwardedProps, undefined) }),
+  }
+}
 
 function toMessages(runOptions: RunOptions): Message[] {
   const added = [...(runOptions.messages ?? [])]

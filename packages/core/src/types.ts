@@ -13,6 +13,13 @@ export interface AgentSnapshot<TState = unknown> {
   /** Exactly what the next run sends as `RunAgentInput.state`. */
   readonly committed: TState
   readonly status: RunStatus
+  /**
+   * A request to the agent is open (a run, the run an answer starts, or a reconnect): `run()` and
+   * the answers are refused until it ends, and `abort()` ends it. `status` says what the conversation
+   * shows: a reconnect re-attaches with the status the drop left, and events fed through `apply()`
+   * can make a run 'running' with no request.
+   */
+  readonly requesting: boolean
   /** Names of the steps that have started and not finished, in start order. */
   readonly steps: readonly string[]
   readonly messages: readonly Message[]

@@ -45,7 +45,11 @@ describe('canRun and canAnswer', () => {
   })
 
   it('say no to both while a run is active, even with confirmations already listed', () => {
-    const running = { status: 'running', confirmations: [{ id: 'c', source: 'tool', runId: 'r', stateKeys: [] }] } as unknown as AgentSnapshot<unknown>
+    const running = {
+      status: 'running',
+      requesting: true,
+      confirmations: [{ id: 'c', source: 'tool', runId: 'r', stateKeys: [] }],
+    } as unknown as AgentSnapshot<unknown>
     expect(both(running)).toEqual({ run: false, answer: false })
   })
 })

@@ -14,7 +14,7 @@ export interface RecordedEntry<S = unknown> {
   readonly model: Model<S>
   /** `model.snapshot`: what listeners saw after it. */
   readonly snapshot: AgentSnapshot<S>
-  /** A jump just before it let go of the request the model had: a replay lets go of it too. */
+  /** A jump just before it cut the connection of the request the model had (the request stays open until it ends, or abort() ends it). */
   readonly detached?: true
 }
 
@@ -53,8 +53,10 @@ export interface Recorder<S = unknown> {
   /** JSON Lines: a header (package versions, plain-data options, the start model), then one input per line. */
   exportRecording(): string
   /**
-   * Puts the store at its model after entry `index` (`first index - 1`: the start), cancelling a
-   * request in flight. The entries after it stay until the store takes a new input, which replaces them.
+   * Puts the store at its model after entry `index` (`first index - 1`: the start), cutting the
+   * connection of a request in flight. A moment inside a run shows as it was, its request still open:
+   * `abort()` ends the run as it would have ended then. The entries after it stay until the store
+   * takes a new input, which replaces them.
    */
   jumpTo(index: number): void
   dispose(): void
@@ -85,7 +87,7 @@ export function createRecorder<S = unknown>(store: ReadableAgentStore<S>, { limi
   let start = internals.model()
   let current: number | undefined
   let jumping = false
-  /** The jump put the store at a model whose request it cancelled. */
+  /** The jump put the store at a model whose request has no connection. */
   let detached = false
   let listeners: readonly ((state: RecorderState<S>, previous: RecorderState<S>) => void)[] = []
   const initial: RecorderState<S> = { entries: [], dropped: 0, limit, start, current: undefined }

@@ -189,24 +189,23 @@ export type ReplayOptions<S> = Pick<AgentStoreOptions<S>, 'validate' | 'onError'
 
 /**
  * A fresh store, from the recording's start model, through every recorded input; no request is
- * made. A recording that starts inside a request (attached mid-run, or its front dropped) replays
- * that request's events as apply() events (the restored store has no request to match them); a
- * transport failure of that request changes nothing in the replay.
+ * made. A recording that starts inside a request (attached mid-run, or its front dropped) starts
+ * with that request open, as the recorded store had it, and never connected: its events and its
+ * end replay as they were recorded.
  */
 export function replayRecording<S = unknown>(text: string, options: ReplayOptions<S> = {}): Replay<S> {
   const recording = parseRecording<S>(text)
   const { header, start } = recording
-  // Without its request: a store restores a model with one as a run cut short, where the recording goes on with it.
-  const orphan = start.request?.id
-  const from = orphan === undefined ? start : { ...start, request: undefined }
+  // Made without the request (a store restores one as a run cut short), then put at the start as it was.
+  const from = start.request === undefined ? start : { ...start, request: undefined }
   const store = createAgentStore<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, from)
   const internals = storeInternals<S>(store)
+  if (start.request !== undefined) internals.replace(start)
   const first = store.getState()
   const snapshots: AgentSnapshot<S>[] = []
-  for (const { input, detached } of recording.entries) {
-    // The recorded store cancelled its request in a jump here: put the same model, without it.
-    if (detached && internals.model().request) internals.replace(internals.model())
-    internals.feed(orphan !== undefined && input.type === 'event' && input.requestId === orphan ? { type: 'event', event: input.event } : input)
+  // A jump keeps the request the model had (only its connection goes), and a replay never opens one: nothing to redo at a `detached` entry.
+  for (const { input } of recording.entries) {
+    internals.feed(input)
     snapshots.push(store.getState())
   }
   return { store, start: first, snapshots, recording }

@@ -241,39 +241,6 @@ describe('jumpTo', () => {
     expect(replay.snapshots).toEqual(now.entries.map((e) => e.snapshot))
   })
 
-  it('mid-stream: cancels the request, shows that moment, and goes on from there', async () => {
-    const agent = new ScriptedAgent({ runs: [fixture.events, [started, { type: EventType.RUN_FINISHED, threadId: 't', runId: 'r1' }]], delay: 1 })
-    const store = createAgentStore({ agent, initialState: initialStateOf(fixture) })
-    const recorder = createRecorder(store)
-    const running = store.run({ messages: withIds(fixture.input.messages) })
-    await vi.waitFor(
-      () => {
-        if (recorder.getState().entries.length < 12) throw new Error('still streaming')
-      },
-      { timeout: 5000, interval: 1 },
-    )
-    const target = recorder.getState().entries[8]!
-    expect(target.model.request).toBeDefined()
-    recorder.jumpTo(target.index)
-    await running
-    expect(store.getState()).toBe(target.snapshot)
-    expect(storeInternals(store).model().request).toBeUndefined()
-    // The cancelled request's later events change nothing, and the jump itself is not an entry.
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(store.getState()).toBe(target.snapshot)
-    expect(recorder.getState().entries.at(-1)!.index).toBeGreaterThan(target.index)
-
-    store.setState((previous) => ({ ...previous, document: 'mine' }))
-    expect(recorder.getState().entries.at(-1)!.detached).toBe(true)
-    // A new run is accepted: the replay must have let go of the request at the same point.
-    await store.run({ message: 'again' })
-    expect(agent.inputs).toHaveLength(2)
-    expect(agent.inputs[1]!.state).toMatchObject({ document: 'mine' })
-    const replay = replayRecording(recorder.exportRecording())
-    expect(replay.snapshots).toEqual(recorder.getState().entries.map((e) => e.snapshot))
-    expect(replay.store.getState()).toEqual(store.getState())
-  })
-
   it('jumps to the start with first index - 1, and refuses an index it does not hold', () => {
     const store = createAgentStore({ initialState: { n: 0 } })
     const recorder = createRecorder(store)

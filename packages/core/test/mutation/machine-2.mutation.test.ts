@@ -279,6 +279,7 @@ describe('reconnect', () => {
     expect(m.model.snapshot.state).toStrictEqual({ n: 0 })
     const rejoin = m.model.rejoin!
     expect(rejoin.runId).toBe('srv1')
+    const before = m.model.snapshot
     const step = m.step({ type: 'reconnect', requestId: 'c1' })
     expect(step.requestId).toBe('c1')
     expect(step.refused).toBeUndefined()
@@ -298,7 +299,8 @@ describe('reconnect', () => {
         timeoutMs: 9,
       },
     ])
-    expect(m.model.request).toStrictEqual({ id: 'c1', delivered: true, rejoining: rejoin })
+    expect(m.model.snapshot).toStrictEqual({ ...before, requesting: true })
+    expect(m.model.request).toStrictEqual({ id: 'c1', delivered: true, rejoining: rejoin, unchanged: { shown: m.model.snapshot, before } })
   })
 
   it('is refused while a request is active, with nothing dropped, and without an agent', () => {
@@ -365,14 +367,13 @@ describe('reconnect', () => {
   it('the replay of earlier runs is passed over until the RUN_STARTED of the run it rejoins', () => {
     const m = dropped()
     m.step({ type: 'reconnect', requestId: 'c1' })
+    // A first event that starts a run: a replay, passed over until the dropped run starts again.
+    const first = m.step({ type: 'event', event: ev.runStarted('older'), requestId: 'c1' })
+    expect(first.effects).toStrictEqual([])
+    expect(first.accepted).toBeUndefined()
+    expect(m.model.request?.replaying).toBe(true)
     const waiting = m.model
-    for (const event of [
-      ev.runStarted('older'),
-      ev.delta({ op: 'replace', path: '/n', value: 7 }),
-      ev.runFinished('older'),
-      { type: 'RUN_STARTED', threadId: 't1' },
-      null,
-    ]) {
+    for (const event of [ev.delta({ op: 'replace', path: '/n', value: 7 }), ev.runFinished('older'), { type: 'RUN_STARTED', threadId: 't1' }, null]) {
       const step = m.step({ type: 'event', event, requestId: 'c1' })
       expect(step.model).toBe(waiting)
       expect(step.effects).toStrictEqual([])

@@ -51,15 +51,17 @@ describe('<agent-state-devtools> in Chromium', () => {
     await panel.getByRole('button', { name: 'agent-state' }).click()
     await page.evaluate(() => (window as unknown as { run(): Promise<void> }).run())
     const rows = panel.getByRole('listbox', { name: 'Inputs' }).getByRole('option')
-    // The run's promise settles at RUN_FINISHED; the stream's end comes after it.
-    await expect.poll(async () => (await rows.last().textContent())?.split(' ')[1], { timeout: 5000 }).toBe('failed')
+    // A normal end: RUN_FINISHED is the last input (the response closing after it is none).
+    await expect.poll(async () => (await rows.last().textContent())?.split(' ')[1], { timeout: 5000 }).toBe('event/RUN_FINISHED')
+    // An input that changed nothing (abort() with no run) is shown dimmed.
+    await page.evaluate(() => (window as unknown as { store: { abort(): void } }).store.abort())
+    await expect.poll(async () => (await rows.last().textContent())?.split(' ')[1], { timeout: 5000 }).toBe('abort')
     expect(await rows.count()).toBeGreaterThan(30)
     const types = await rows.evaluateAll((items) => items.map((item) => item.textContent?.split(' ')[1]))
     expect(types[0]).toBe('run')
     expect(types).toContain('event/TOOL_CALL_ARGS')
-    expect(types.filter((type) => type?.startsWith('event/')).at(-1)).toBe('event/RUN_FINISHED')
-    // The stream's end after RUN_FINISHED is an input too, one that changed nothing: shown dimmed.
-    expect(types.at(-1)).toBe('failed')
+    expect(types).not.toContain('failed')
+    expect(types.at(-2)).toBe('event/RUN_FINISHED')
     expect(await rows.last().getAttribute('class')).toBe('unchanged')
     expect(await rows.first().getAttribute('class')).toBeNull()
 
