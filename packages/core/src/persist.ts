@@ -28,8 +28,8 @@ export interface Persister {
   changed(urgent: boolean): void
   /** A write of the newest model is already due on the throttle: another streaming change needs no call. */
   readonly scheduled: boolean
-  /** Writes what is pending now; resolves when the storage has the latest value. */
-  flush(): Promise<void>
+  /** Writes what is pending now; resolves once written (true) or failed (false: the next flush tries again). */
+  flush(): Promise<boolean>
   /** Writes nothing more; resolves once the write in flight has settled. */
   stop(): Promise<void>
   /** Writes again after stop(), starting with the current value. */
@@ -141,6 +141,7 @@ export function createWriter(options: PersistOptions, text: () => string | Promi
       await writing
       if (unsaved) dirty = true
       await write()
+      return !unsaved
     },
     /** Writes again after stop(), starting with the current value. */
     resume() {

@@ -196,16 +196,25 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
 
   /**
    * A thread listed as running when the page closed: no request outlives the page, so opened it
-   * will show something else (idle, or its confirmations again). The list shows that now.
+   * will show something else (idle, or its confirmations again). The list shows that now: at once
+   * for a synchronous storage, once the thread is read for an async one.
    */
-  async function reread(id: string): Promise<void> {
+  function reread(id: string): Promise<void> | undefined {
     let value: unknown
     try {
-      value = await loadPersisted({ ...persist!, key: `${prefix}:${id}` })
+      value = loadPersisted({ ...persist!, key: `${prefix}:${id}` })
     } catch {
       // Unreadable: opening it reports the error and shows a blank thread.
       value = undefined
     }
+    if (!isPromise(value)) return relist(id, value)
+    return value.then(
+      (saved) => relist(id, saved),
+      () => relist(id, undefined),
+    )
+  }
+
+  function relist(id: string, value: unknown): undefined {
     if (live.has(id) || leaving.has(id)) return
     const old = summaries.find((s) => s.id === id)
     if (!old) return
@@ -302,13 +311,20 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       }
       // Alive until the storage has its last value: opened again meanwhile, it is taken back as it is.
       leaving.set(id, entry)
-      const internals = storeInternals(entry.store)
-      void internals.flush().then(() => {
-        if (leaving.get(id) !== entry) return
-        leaving.delete(id)
-        void internals.stop()
-      })
+      void letGo(id, entry)
     }
+  }
+
+  /**
+   * Writes a thread being dropped, then lets it go. A failed write (a full quota) keeps it here,
+   * changes and all, until a later flush() gets it into storage: dropping it would lose them.
+   */
+  async function letGo(id: string, entry: Entry<S>): Promise<void> {
+    const internals = storeInternals(entry.store)
+    const saved = await internals.flush()
+    if (!saved || leaving.get(id) !== entry) return
+    leaving.delete(id)
+    void internals.stop()
   }
 
   /** Stops the thread's run and removes it from memory, then from storage. */
@@ -381,7 +397,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     whenRestored: () => restoring,
     async flush() {
       // The threads being dropped too: their last change may not have been written yet.
-      await Promise.all([...live.values(), ...leaving.values()].map(({ store }) => storeInternals(store).flush()))
+      await Promise.all([...[...live.values()].map(({ store }) => storeInternals(store).flush()), ...[...leaving].map(([id, entry]) => letGo(id, entry))])
       await index?.flush()
     },
   }
