@@ -17,10 +17,10 @@ export interface PersistOptions {
   throttleMs?: number
   /**
    * For a storage other tabs or processes write too: call `changed` whenever `key` was written
-   * elsewhere. The thread list follows it (for the registry's life). With `localStorage` the
-   * page's `storage` event is followed without it.
+   * elsewhere. The thread list follows it until the registry's `dispose()`, which calls what `watch`
+   * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
    */
-  watch?: (key: string, changed: () => void) => void
+  watch?: (key: string, changed: () => void) => unknown
 }
 
 export interface Persister {
