@@ -36,6 +36,9 @@ export const threads = createAgentThreads<RecipeState>({
   },
 })
 
+// A hot reload of this module makes a new registry: the old one first writes what is pending and lets go.
+import.meta.hot?.dispose(() => threads.dispose())
+
 /** Shows a thread (a new one when no id is given). */
 export function showThread(threadId?: string): void {
   threads.open(threadId)

@@ -17,10 +17,10 @@ export interface PersistOptions {
   throttleMs?: number
   /**
    * For a storage other tabs or processes write too: call `changed` whenever `key` was written
-   * elsewhere. The thread list follows it (for the registry's life). With `localStorage` the
-   * page's `storage` event is followed without it.
+   * elsewhere. The thread list follows it until the registry's `dispose()`, which calls what `watch`
+   * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
    */
-  watch?: (key: string, changed: () => void) => void
+  watch?: (key: string, changed: () => void) => unknown
 }
 
 export interface Persister {
@@ -28,8 +28,8 @@ export interface Persister {
   changed(urgent: boolean): void
   /** A write of the newest model is already due on the throttle: another streaming change needs no call. */
   readonly scheduled: boolean
-  /** Writes what is pending now; resolves when the storage has the latest value. */
-  flush(): Promise<void>
+  /** Writes what is pending now; resolves once written (true) or failed (false: the next flush tries again). */
+  flush(): Promise<boolean>
   /** Writes nothing more; resolves once the write in flight has settled. */
   stop(): Promise<void>
   /** Writes again after stop(), starting with the current value. */
@@ -141,6 +141,7 @@ export function createWriter(options: PersistOptions, text: () => string | Promi
       await writing
       if (unsaved) dirty = true
       await write()
+      return !unsaved
     },
     /** Writes again after stop(), starting with the current value. */
     resume() {

@@ -34,8 +34,8 @@ export interface StoreInternals<S = unknown> {
   feed(input: Input<S>): void
   /** Puts the store at this model (time travel): connections in flight are cut; a request the model has stays open. */
   replace(model: Model<S>): void
-  /** Writes the persisted thread now; resolves when the storage has it. */
-  flush(): Promise<void>
+  /** Writes the persisted thread now; resolves once the storage has it (true) or the write failed (false). */
+  flush(): Promise<boolean>
   /** Stops persisting (the store is being dropped from memory); resolves once the write in flight has settled. */
   stop(): Promise<void>
   /** Persists again after stop() (a dropped store the app went on using), writing the current thread. */
@@ -310,7 +310,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
       publish(withRequestShown(next))
       persister?.changed(true)
     },
-    flush: () => persister?.flush() ?? Promise.resolve(),
+    flush: () => persister?.flush() ?? Promise.resolve(true),
     stop: () => persister?.stop() ?? Promise.resolve(),
     resume: () => persister?.resume(),
     readers: () => config.readers.size,

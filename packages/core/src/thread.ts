@@ -3,6 +3,7 @@ import { isPlainObject } from './json-value'
 import type { Model } from './model'
 import { decodeModel, encodeModel } from './model-io'
 import { acceptState, checkState, type StateRules } from './reduce/state'
+import { checkSavedValues } from './reduce/value-limits'
 import { misfitOf } from './saved-format'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
@@ -34,6 +35,9 @@ export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
   if (saved.version !== THREAD_VERSION) {
     throw refused('unknown-version', `The saved thread has version ${JSON.stringify(saved.version)}; this store reads version ${THREAD_VERSION}`)
   }
+  // Measured before it is decoded: decoding walks it, as every later save would.
+  const beyond = checkSavedValues(saved.model, rules.limits)
+  if (beyond) throw refused('damaged', `The saved thread is damaged: ${beyond.message}`, beyond)
   let model: Model<S>
   try {
     model = decodeModel<S>(saved.model)

@@ -50,6 +50,12 @@ export interface AgentThreads<S> {
   whenRestored(): Promise<void>
   /** Writes every pending change to storage. */
   flush(): Promise<void>
+  /**
+   * Ends the registry (a test's teardown, a hot module reload): stops following other tabs, aborts
+   * the runs in flight, writes every pending change, then saves nothing more. Resolves once storage
+   * has it all. Stores the app still holds work on in memory only; `open()` and `store()` throw.
+   */
+  dispose(): Promise<void>
 }
 
 const TITLE_LENGTH = 80
@@ -112,8 +118,10 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     : undefined
   const first: ThreadsSnapshot<S> = { ...blank, threads: summaries, activeThreadId }
   let snapshot = first
+  let disposed = false
   const restoring = readIndex()
-  if (indexOptions) watchOf(indexOptions)?.(indexOptions.key, () => void readStored().then(merge))
+  // A list read after dispose() is not taken: the registry shows and writes nothing more.
+  const unwatch = indexOptions && watchOf(indexOptions)?.(indexOptions.key, () => void readStored().then((saved) => disposed || merge(saved)))
 
   async function indexText(): Promise<string> {
     merge(await readStored())
@@ -180,6 +188,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    * Resolves once the list shows what each thread will be when opened.
    */
   function takeIndex(saved: unknown): Promise<void> {
+    if (disposed) return Promise.resolve()
     const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
     if (!Array.isArray(threads)) return Promise.resolve()
     const known = new Set(summaries.map((s) => s.id))
@@ -196,17 +205,26 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
 
   /**
    * A thread listed as running when the page closed: no request outlives the page, so opened it
-   * will show something else (idle, or its confirmations again). The list shows that now.
+   * will show something else (idle, or its confirmations again). The list shows that now: at once
+   * for a synchronous storage, once the thread is read for an async one.
    */
-  async function reread(id: string): Promise<void> {
+  function reread(id: string): Promise<void> | undefined {
     let value: unknown
     try {
-      value = await loadPersisted({ ...persist!, key: `${prefix}:${id}` })
+      value = loadPersisted({ ...persist!, key: `${prefix}:${id}` })
     } catch {
       // Unreadable: opening it reports the error and shows a blank thread.
       value = undefined
     }
-    if (live.has(id) || leaving.has(id)) return
+    if (!isPromise(value)) return relist(id, value)
+    return value.then(
+      (saved) => relist(id, saved),
+      () => relist(id, undefined),
+    )
+  }
+
+  function relist(id: string, value: unknown): undefined {
+    if (disposed || live.has(id) || leaving.has(id)) return
     const old = summaries.find((s) => s.id === id)
     if (!old) return
     // Restored as opening it would restore it (errors are reported when it is opened).
@@ -302,13 +320,20 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       }
       // Alive until the storage has its last value: opened again meanwhile, it is taken back as it is.
       leaving.set(id, entry)
-      const internals = storeInternals(entry.store)
-      void internals.flush().then(() => {
-        if (leaving.get(id) !== entry) return
-        leaving.delete(id)
-        void internals.stop()
-      })
+      void letGo(id, entry)
     }
+  }
+
+  /**
+   * Writes a thread being dropped, then lets it go. A failed write (a full quota) keeps it here,
+   * changes and all, until a later flush() gets it into storage: dropping it would lose them.
+   */
+  async function letGo(id: string, entry: Entry<S>): Promise<void> {
+    const internals = storeInternals(entry.store)
+    const saved = await internals.flush()
+    if (!saved || leaving.get(id) !== entry) return
+    leaving.delete(id)
+    void internals.stop()
   }
 
   /** Stops the thread's run and removes it from memory, then from storage. */
@@ -346,6 +371,10 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     }
   }
 
+  function checkOpen(): void {
+    if (disposed) throw new Error('This threads registry was disposed: create another one')
+  }
+
   const known = (id: string) => live.has(id) || leaving.has(id) || dropped.has(id) || summaries.some((s) => s.id === id)
 
   return {
@@ -353,6 +382,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     getInitialState: () => first,
     subscribe: (listener) => listeners.add(listener),
     open(threadId = createId()) {
+      checkOpen()
       deletedHere.delete(threadId)
       if (deleted.delete(threadId)) revived.add(threadId)
       activeThreadId = threadId
@@ -362,6 +392,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       return store
     },
     store(threadId) {
+      checkOpen()
       // Created in another tab since this one last read the list: a synchronous storage tells at once.
       if (!known(threadId) && indexOptions) {
         const saved = readNow()
@@ -381,8 +412,30 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     whenRestored: () => restoring,
     async flush() {
       // The threads being dropped too: their last change may not have been written yet.
-      await Promise.all([...live.values(), ...leaving.values()].map(({ store }) => storeInternals(store).flush()))
+      await Promise.all([...[...live.values()].map(({ store }) => storeInternals(store).flush()), ...[...leaving].map(([id, entry]) => letGo(id, entry))])
       await index?.flush()
+    },
+    async dispose() {
+      if (disposed) return
+      disposed = true
+      if (typeof unwatch === 'function') unwatch()
+      const held = [...live.values(), ...leaving.values()]
+      for (const { store } of held) store.abort()
+      await Promise.all(held.map(({ store }) => storeInternals(store).flush()))
+      await index?.flush()
+      // A dropped store the app still holds is let go too: used again, it is no thread of this registry.
+      const stores = new Set([...held, ...[...detached.values()].flatMap((ref) => ref.deref() ?? [])])
+      await Promise.all(
+        [...stores].map(({ store, unsubscribe }) => {
+          unsubscribe()
+          return storeInternals(store).stop()
+        }),
+      )
+      await index?.stop()
+      live.clear()
+      leaving.clear()
+      detached.clear()
+      dropped.clear()
     },
   }
 }
@@ -414,12 +467,19 @@ const isSummary = (value: unknown): value is ThreadSummary => {
 /** Where the storage is the page's Web Storage, its `storage` event; else the app's own `watch`, if any. */
 function watchOf(options: PersistOptions): PersistOptions['watch'] {
   if (options.watch) return options.watch
-  const page = globalThis as { addEventListener?: (type: 'storage', listener: (event: { key: string | null; storageArea: unknown }) => void) => void }
+  type Listener = (event: { key: string | null; storageArea: unknown }) => void
+  const page = globalThis as {
+    addEventListener?: (type: 'storage', listener: Listener) => void
+    removeEventListener?: (type: 'storage', listener: Listener) => void
+  }
   if (typeof page.addEventListener !== 'function' || typeof Storage !== 'function' || !(options.storage instanceof Storage)) return undefined
-  return (key, changed) =>
-    page.addEventListener?.('storage', (event) => {
+  return (key, changed) => {
+    const listener = (event: { key: string | null; storageArea: unknown }) => {
       if (event.storageArea === options.storage && (event.key === key || event.key === null)) changed()
-    })
+    }
+    page.addEventListener?.('storage', listener)
+    return () => page.removeEventListener?.('storage', listener)
+  }
 }
 
 const indexError = (error: unknown) =>

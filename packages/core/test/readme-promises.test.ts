@@ -1,5 +1,7 @@
 // Sentences of the README ("Threads and reloads") that no other test would notice breaking: each
 // test is titled by the promise it quotes.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type AgentStore, createAgentStore, createAgentThreads } from '../src'
@@ -12,25 +14,38 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** A full collection, so that a WeakRef tells whether anything still holds its store. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+}
+
 describe('Threads and reloads', () => {
-  it('"At most `maxThreads` (default 10) stores stay in memory; the least recently used idle ones are saved and dropped, and `store(id)` brings one back complete"', async () => {
+  it('"At most `maxThreads` (default 10) stores stay in memory; the least recently used … are saved and dropped, and `store(id)` brings one back complete. A dropped store the app still holds stays the thread: `store(id)` returns that one while it lives"', async () => {
     const storage = new MapStorage()
     const threads = createAgentThreads<Doc>({ initialState, persist: { storage } })
-    const ids = Array.from({ length: 11 }, (_, i) => `t${i}`)
-    const stores = new Map<string, AgentStore<Doc>>()
+    const ids = Array.from({ length: 12 }, (_, i) => `t${i}`)
+    // The app keeps t0's store only; the registry alone decides what else stays in memory.
+    const refs = new Map<string, WeakRef<AgentStore<Doc>>>()
+    let kept: AgentStore<Doc> | undefined
     for (const id of ids) {
       const store = threads.open(id)
       store.setState({ document: `by ${id}` })
-      stores.set(id, store)
+      refs.set(id, new WeakRef(store))
+      if (id === 't0') kept = store
     }
     await threads.flush()
     await sleep(0)
+    collectGarbage()
 
-    // The ten most recent are the same live stores; the eleventh from the end was dropped and comes back from storage.
-    for (const id of ids.slice(1)) expect(threads.store(id)).toBe(stores.get(id))
-    const back = threads.store('t0')!
-    expect(back).not.toBe(stores.get('t0'))
-    expect(back.getState().state).toEqual({ document: 'by t0' })
+    // The ten most recent are held by the registry; t1, dropped and held by nobody, is gone from memory.
+    expect(ids.filter((id) => refs.get(id)!.deref() === undefined)).toEqual(['t1'])
+    // Dropped, it was saved: store(id) brings it back complete.
+    expect(JSON.parse(storage.items.get('agent-state:t1')!).model.snapshot.state).toEqual({ document: 'by t1' })
+    expect(threads.store('t1')!.getState().state).toEqual({ document: 'by t1' })
+    // t0 was dropped too, but the app holds it: that store is the thread, not a second one.
+    expect(threads.store('t0')).toBe(kept)
+    expect(kept!.getState().state).toEqual({ document: 'by t0' })
   })
 
   it('"Streaming is written at most once per `throttleMs` (default 250 ms); … a run\'s start or end is written at once"', async () => {

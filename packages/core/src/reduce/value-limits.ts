@@ -43,3 +43,60 @@ function exceeded(value: unknown, limits: AgentStoreLimits, what: string, eventT
   const message = `${what}: the value at ${where} is ${measured.reason}, beyond what the store keeps (${limit})`
   return new AgentStoreError('LIMIT_EXCEEDED', message, { limit, path: measured.path, ...(eventType === undefined ? {} : { eventType }) })
 }
+
+/**
+ * How deep the saved format puts a value below the model: a run being rejoined keeps the model it
+ * began with (`request.rejoining.start`), whose answer keeps what to put back
+ * (`outbox.restore.drafts[0].baseline`), and `undefined` is saved as a one-key object.
+ */
+const SAVED_NESTING = 8
+
+/**
+ * A saved model (as stored, before it is decoded) against the limits: no part deeper than a model
+ * within them, and each value that came whole in one event or command (a run's input and result,
+ * its options, an on_interrupt value, a subagent's result) within maxEventBytes, as when it came
+ * in. Storage is no more trusted than the network. Undefined when it fits.
+ */
+export function checkSavedValues(saved: unknown, limits: AgentStoreLimits): AgentStoreError | undefined {
+  const measured = measureJson(saved, limits.maxDepth + VALUE_NESTING + SAVED_NESTING, Number.POSITIVE_INFINITY, true)
+  if (!measured.ok) {
+    const where = measured.path.split('/', 4).join('/')
+    return new AgentStoreError('LIMIT_EXCEEDED', `the value at ${where} is ${measured.reason}, beyond what the store keeps (maxDepth)`, {
+      limit: 'maxDepth',
+      path: measured.path,
+    })
+  }
+  for (const [what, value] of keptWhole(saved)) {
+    const error = exceeded(value, limits, what)
+    if (error) return error
+  }
+  return undefined
+}
+
+/** The values of a saved model (and of the models it keeps) that each came in whole. */
+function keptWhole(saved: unknown): [string, unknown][] {
+  const model = saved as SavedParts | null
+  if (typeof model !== 'object' || model === null) return []
+  const run = model.snapshot?.run
+  const found: [string, unknown][] = [
+    ['snapshot.run.input', run?.input],
+    ['snapshot.run.result', run?.result],
+    ['settings', model.settings],
+    ['outbox.settings', model.outbox?.settings],
+    ...(Array.isArray(model.run?.onInterrupts) ? model.run.onInterrupts.map((value, i): [string, unknown] => [`run.onInterrupts[${i}]`, value]) : []),
+    ...(Array.isArray(model.snapshot?.subagents)
+      ? model.snapshot.subagents.map((subagent, i): [string, unknown] => [`snapshot.subagents[${i}].result`, subagent?.result])
+      : []),
+  ]
+  const starts = [model.request?.start, model.request?.rejoining?.start, model.rejoin?.start]
+  return [...found, ...starts.flatMap((start) => (start === undefined ? [] : keptWhole(start)))]
+}
+
+interface SavedParts {
+  snapshot?: { run?: { input?: unknown; result?: unknown }; subagents?: { result?: unknown }[] }
+  settings?: unknown
+  outbox?: { settings?: unknown }
+  run?: { onInterrupts?: unknown[] }
+  request?: { start?: unknown; rejoining?: { start?: unknown } }
+  rejoin?: { start?: unknown }
+}

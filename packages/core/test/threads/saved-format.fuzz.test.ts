@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentStoreError, createAgentStore } from '../../src'
 import { type Doc, performStep, SteppedAgent, stepsOf, streamable, throughJson } from './support-threads'
 
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 0) || 200
+// A case saves, damages and restores a conversation, then uses the store (a few of the other fuzzers' cases): FUZZ_RUNS counts for a quarter.
+const NUM_RUNS = process.env.FUZZ_RUNS ? Math.max(1, Math.round(Number(process.env.FUZZ_RUNS) / 4)) : 200
 
 /** A conversation driven up to a step, saved as JSON. */
 function savedAt(which: number, cut: number): { saved: Record<string, unknown>; threadId: string } {
@@ -98,28 +99,32 @@ async function expectUsable(store: AgentStore<Doc>, agent: SteppedAgent, threadI
 }
 
 describe('saved threads damaged at random', () => {
-  it('restore never throws, reports only RESTORE, never leaves a store running without a request, and the store works', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.nat(), damageArbitrary, async (which, cut, damages) => {
-        const { saved, threadId } = savedAt(which, cut)
-        damage(saved, damages)
-        const errors: AgentStoreError[] = []
-        const agent = new SteppedAgent()
-        let store: AgentStore<Doc> | undefined
-        expect(() => {
-          store = createAgentStore<Doc>({ initialState: {}, threadId, agent, onError: (error) => errors.push(error), restore: saved as never })
-        }).not.toThrow()
-        const shown = store!.getState()
-        expect(errors.map((error) => error.code).filter((code) => code !== 'RESTORE')).toStrictEqual([])
-        // `running` only for a run that a request never streamed (fed through apply()): the store holds no request either way.
-        expect(agent.open).toBe(false)
-        if (shown.status === 'running') {
-          const model = store!.serialize().model as { request: unknown; run: { requestId: unknown } }
-          expect([model.request, model.run.requestId]).toStrictEqual([UNDEFINED, UNDEFINED])
-        }
-        await expectUsable(store!, agent, threadId)
-      }),
-      { numRuns: NUM_RUNS, seed: 2121 },
-    )
-  }, 60_000)
+  it(
+    'restore never throws, reports only RESTORE, never leaves a store running without a request, and the store works',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.nat(), fc.nat(), damageArbitrary, async (which, cut, damages) => {
+          const { saved, threadId } = savedAt(which, cut)
+          damage(saved, damages)
+          const errors: AgentStoreError[] = []
+          const agent = new SteppedAgent()
+          let store: AgentStore<Doc> | undefined
+          expect(() => {
+            store = createAgentStore<Doc>({ initialState: {}, threadId, agent, onError: (error) => errors.push(error), restore: saved as never })
+          }).not.toThrow()
+          const shown = store!.getState()
+          expect(errors.map((error) => error.code).filter((code) => code !== 'RESTORE')).toStrictEqual([])
+          // `running` only for a run that a request never streamed (fed through apply()): the store holds no request either way.
+          expect(agent.open).toBe(false)
+          if (shown.status === 'running') {
+            const model = store!.serialize().model as { request: unknown; run: { requestId: unknown } }
+            expect([model.request, model.run.requestId]).toStrictEqual([UNDEFINED, UNDEFINED])
+          }
+          await expectUsable(store!, agent, threadId)
+        }),
+        { numRuns: NUM_RUNS, seed: 2121 },
+      )
+    },
+    Math.max(60_000, NUM_RUNS * 30),
+  )
 })
