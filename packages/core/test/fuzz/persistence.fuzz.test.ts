@@ -3,7 +3,7 @@
 // through createAgentThreads and the stores it returns. After every step (persistence-model.ts,
 // World.check): no listener is left on a snapshot a reload would not give back, nothing the user
 // did is lost, no store is running without a request, and the list of threads matches the threads.
-// What it found is written out step by step in persistence-found.test.ts.
+// Short cases of what it checks are written out step by step in threads/across-reloads-and-tabs.test.ts.
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
 import { commands, World } from './persistence-model'

@@ -1,10 +1,10 @@
-// What the persistence fuzz (persistence.fuzz.test.ts) found, each shrunk to a few steps and
-// written out by hand: tabs, reloads, evictions, deletions, answers and edits around a reload.
+// Nothing the user did is lost across tabs, reloads, evictions and deletions, nor an answer or an
+// edit around a reload: each case a few steps long (the persistence fuzz explores the rest).
 // Each test names the promise it holds the store to; a saved thread is read back as a new page would.
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentThreads, createAgentStore, createAgentThreads, type PersistStorage } from '../../src'
-import { MapStorage, SteppedAgent, sleep, throughJson } from '../threads/support-threads'
+import { MapStorage, SteppedAgent, sleep, throughJson } from './support-threads'
 
 type Doc = Record<string, unknown>
 const initialState: Doc = { document: 'first' }
