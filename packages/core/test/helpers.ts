@@ -32,6 +32,24 @@ export const ev = {
 
 export const run = (runId: string, ...events: BaseEvent[]): BaseEvent[] => [ev.runStarted(runId), ...events, ev.runFinished(runId)]
 
+/** A writer's runs, for the reconnect tests: run 0 streams text, a drafted document and a state delta; later runs a short answer. */
+export function writerRun(runId: string, index: number): BaseEvent[] {
+  if (index > 0) return [ev.runStarted(runId), ev.textStart(`a${index}`), ev.text(`a${index}`, 'ok'), ev.textEnd(`a${index}`), ev.runFinished(runId)]
+  return [
+    ev.runStarted(runId),
+    ev.custom('PredictState', [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }]),
+    ev.textStart('m1'),
+    ...['Writing', ' it', ' now.'].map((part) => ev.text('m1', part)),
+    ev.textEnd('m1'),
+    ev.toolStart('w1', 'write_document', 'm2'),
+    ...['{"document":"', 'Once upon', ' a time', '"}'].map((part) => ev.toolArgs('w1', part)),
+    ev.toolEnd('w1'),
+    ev.toolResult('t1', 'w1', 'done'),
+    ev.delta({ op: 'add', path: '/document', value: 'Once upon a time' }, { op: 'add', path: '/words', value: 4 }),
+    ev.runFinished(runId),
+  ]
+}
+
 export type { AgentStore }
 
 import { AbstractAgent } from '@ag-ui/client'

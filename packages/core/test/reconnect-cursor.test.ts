@@ -7,30 +7,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { enforceOutgoingInput, HttpAgent, runHttpRequest, transformHttpEventStream } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readBody } from '../../../test/support/agui-server'
 import { listenOnLoopback } from '../../../test/support/loopback'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../src'
-import { ev } from './helpers'
+import { writerRun } from './helpers'
 
 type Doc = Record<string, unknown>
 
-/** Run 1: text, a drafted document, a state delta; later runs: a short answer. */
-function script(runId: string, index: number): BaseEvent[] {
-  if (index > 0) return [ev.runStarted(runId), ev.textStart(`a${index}`), ev.text(`a${index}`, 'ok'), ev.textEnd(`a${index}`), ev.runFinished(runId)]
-  return [
-    ev.runStarted(runId),
-    ev.custom('PredictState', [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }]),
-    ev.textStart('m1'),
-    ...['Writing', ' it', ' now.'].map((part) => ev.text('m1', part)),
-    ev.textEnd('m1'),
-    ev.toolStart('w1', 'write_document', 'm2'),
-    ...['{"document":"', 'Once upon', ' a time', '"}'].map((part) => ev.toolArgs('w1', part)),
-    ev.toolEnd('w1'),
-    ev.toolResult('t1', 'w1', 'done'),
-    ev.delta({ op: 'add', path: '/document', value: 'Once upon a time' }, { op: 'add', path: '/words', value: 4 }),
-    ev.runFinished(runId),
-  ]
-}
-const RUN_EVENTS = script('x', 0).length
+const RUN_EVENTS = writerRun('x', 0).length
 
 interface Connect {
   lastEventId: string | undefined
@@ -73,7 +57,7 @@ async function startCursorServer() {
       return send(response, sent, limit)
     }
     // The server keeps the whole run: it goes on after the client's stream drops.
-    const events = script(input.runId, state.runs++).map((event, i) => ({ id: log.length + i + 1, event }))
+    const events = writerRun(input.runId, state.runs++).map((event, i) => ({ id: log.length + i + 1, event }))
     log.push(...events)
     const limit = state.dropAfter ?? events.length
     state.dropAfter = undefined
@@ -85,16 +69,6 @@ async function startCursorServer() {
   })
   const loopback = await listenOnLoopback(server)
   return { url: loopback.url, log, connects, state, close: loopback.close }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = ''
-    request.setEncoding('utf8')
-    request.on('data', (chunk: string) => (body += chunk))
-    request.on('end', () => resolve(body))
-    request.on('error', reject)
-  })
 }
 
 /** An HttpAgent whose `connect` posts to `<url>/connect`, as HttpAgent builds its run request. */

@@ -7,28 +7,9 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../src'
-import { ev } from './helpers'
+import { ev, writerRun } from './helpers'
 
 type Doc = Record<string, unknown>
-
-/** Run 1: text, a drafted document, a state delta; later runs: a short answer. */
-function script(input: RunAgentInput, index: number): BaseEvent[] {
-  const { runId } = input
-  if (index > 0) return [ev.runStarted(runId), ev.textStart(`a${index}`), ev.text(`a${index}`, 'ok'), ev.textEnd(`a${index}`), ev.runFinished(runId)]
-  return [
-    ev.runStarted(runId),
-    ev.custom('PredictState', [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }]),
-    ev.textStart('m1'),
-    ...['Writing', ' it', ' now.'].map((part) => ev.text('m1', part)),
-    ev.textEnd('m1'),
-    ev.toolStart('w1', 'write_document', 'm2'),
-    ...['{"document":"', 'Once upon', ' a time', '"}'].map((part) => ev.toolArgs('w1', part)),
-    ev.toolEnd('w1'),
-    ev.toolResult('t1', 'w1', 'done'),
-    ev.delta({ op: 'add', path: '/document', value: 'Once upon a time' }, { op: 'add', path: '/words', value: 4 }),
-    ev.runFinished(runId),
-  ]
-}
 
 /** A server that keeps every run's events, and a stream to the client that may drop after `dropAfter` events. */
 class ReplayingAgent extends AbstractAgent {
@@ -42,7 +23,7 @@ class ReplayingAgent extends AbstractAgent {
 
   /** The events the server sends for a run: overridden by agents with another script. */
   protected script(input: RunAgentInput, index: number): BaseEvent[] {
-    return script(input, index)
+    return writerRun(input.runId, index)
   }
 
   run(input: RunAgentInput): Observable<BaseEvent> {
@@ -97,7 +78,7 @@ const idsOf = (snapshot: AgentSnapshot<Doc>) => [
 ]
 
 describe('reconnect(): a dropped stream is re-attached and ends as if it had never dropped', () => {
-  const events = script({ runId: 'x' } as RunAgentInput, 0).length
+  const events = writerRun('x', 0).length
 
   for (const compact of [false, true]) {
     it(`for every event the stream can drop after (${compact ? 'a compacted replay' : 'a full replay'})`, async () => {
