@@ -214,9 +214,9 @@ export interface RunOptions {
   /** A user message to append before the run: a string, or a whole message. */
   message?: string | Message
   /** Messages to append before the run. */
-  messages?: Message[]
-  tools?: Tool[]
-  context?: Context[]
+  messages?: readonly Message[]
+  tools?: readonly Tool[]
+  context?: readonly Context[]
   forwardedProps?: unknown
   /** This run's idle timeout, overriding the store's `timeoutMs`. */
   timeoutMs?: number

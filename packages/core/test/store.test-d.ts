@@ -1,4 +1,4 @@
-import type { BaseEvent, Message } from '@ag-ui/core'
+import type { BaseEvent, Context, Message, Tool } from '@ag-ui/core'
 import {
   type AgentSnapshot,
   type AgentStore,
@@ -159,6 +159,8 @@ describe('changing a store', () => {
     store.run({ message: 'hello', tools: [], context: [], forwardedProps: { any: 'thing' }, timeoutMs: 1000 })
     store.run({ message: { id: 'm1', role: 'user', content: 'hello' } })
     store.run({ messages: [{ id: 'm1', role: 'user', content: 'hello' }] })
+    // The snapshot's own (read-only) lists can be passed back as they are.
+    store.run({ messages: store.getState().messages, tools: [] as readonly Tool[], context: [] as readonly Context[] })
     // @ts-expect-error: not a run option
     store.run({ prompt: 'hello' })
     // @ts-expect-error: a message is a string or an AG-UI message
