@@ -110,7 +110,6 @@ function changedLeaf(before: unknown, after: unknown, path: string): { path: str
     path = `${path}/${escapeToken(key)}`
     before = own(from, key)
     after = own(to, key)
-    // Stryker disable next-line ConditionalExpression: without the early return the next turn returns the same path and ABSENT (a symbol is no object)
     if (after === ABSENT) return { path, value: ABSENT }
   }
 }
@@ -136,7 +135,6 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   }
 
   // Changes to elements that were there: modifications and deletions.
-  // Stryker disable next-line EqualityOperator: one more turn reads undefined from both arrays and continues
   for (let b = 0; b < base.length; b++) {
     const inMine = toMine[b]!
     const inTheirs = toTheirs[b]!
@@ -158,11 +156,9 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   // Elements the user added go after the element they followed in the user's array; what the
   // user appended stays at the end.
   let tail = mine.length
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: index -1 reads undefined and stops the walk; a paired element is never preceded in its gap by an unpaired one (pairing takes them in order)
   while (tail > 0 && fromMine[tail - 1] === -1 && modifies[tail - 1] === -1) tail--
   const after: unknown[][] = Array.from({ length: theirs.length + 1 }, () => [])
   let anchor = 0
-  // Stryker disable next-line EqualityOperator: one more turn reads undefined, which pushes nothing
   for (let m = 0; m < mine.length; m++) {
     const b = fromMine[m] !== -1 ? fromMine[m]! : modifies[m]!
     if (b !== -1) {
@@ -199,7 +195,7 @@ function matchById(from: unknown[], to: unknown[], field: string): Matching {
   return Int32Array.from(from, (element) => index.get((element as JsonObject)[field]) ?? -1)
 }
 
-// Stryker disable next-line ConditionalExpression: deepEqual is true for identical values; the identity test is a shortcut
+// The identity test is a shortcut: deepEqual is true for identical values.
 const same = (a: unknown, b: unknown) => a === b || deepEqual(a, b)
 
 // Above this many cells the middle of two arrays is not compared pairwise: elements there count
@@ -224,7 +220,6 @@ export function matchBySequence(from: unknown[], to: unknown[]): Matching {
   // lengths[i][j]: LCS of from[start + i..] and to[start + j..].
   const lengths = new Uint32Array((rows + 1) * (columns + 1))
   const at = (i: number, j: number) => i * (columns + 1) + j
-  // Stryker disable next-line ArithmeticOperator: rows past the table read undefined, so the extra rows compute 0, as the sentinel row holds
   for (let i = rows - 1; i >= 0; i--) {
     for (let j = columns - 1; j >= 0; j--) {
       lengths[at(i, j)] = same(from[start + i], to[start + j]) ? lengths[at(i + 1, j + 1)]! + 1 : Math.max(lengths[at(i + 1, j)]!, lengths[at(i, j + 1)]!)
@@ -243,7 +238,6 @@ export function matchBySequence(from: unknown[], to: unknown[]): Matching {
 
 function invert(match: Matching, size: number): Matching {
   const inverse = new Int32Array(size).fill(-1)
-  // Stryker disable next-line EqualityOperator,ConditionalExpression: writes at index undefined or -1 of a typed array are no-ops
   for (let from = 0; from < match.length; from++) if (match[from]! !== -1) inverse[match[from]!] = from
   return inverse
 }
@@ -257,16 +251,13 @@ function pairModifications(toNew: Matching, fromNew: Matching): Matching {
   const modifies = new Int32Array(fromNew.length).fill(-1)
   let oldIndex = 0
   let newIndex = 0
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: once one side is done, the other holds only unmatched elements, with nothing left to pair them with
   while (oldIndex < toNew.length || newIndex < fromNew.length) {
     const removedRun: number[] = []
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end the element reads undefined, which stops the run
     while (oldIndex < toNew.length && toNew[oldIndex] === -1) removedRun.push(oldIndex++)
     const addedRun: number[] = []
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end the element reads undefined, which stops the run
     while (newIndex < fromNew.length && fromNew[newIndex] === -1) addedRun.push(newIndex++)
     for (let k = 0; k < Math.min(removedRun.length, addedRun.length); k++) modifies[addedRun[k]!] = removedRun[k]!
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: after both runs the next elements on both sides are matched to each other (or both sides are done): stepping over them is always safe
+    // After both runs the next elements on both sides are matched to each other (or both sides are done): step over them.
     if (removedRun.length === 0 && addedRun.length === 0) {
       oldIndex++
       newIndex++

@@ -96,7 +96,6 @@ export function applyPatch<T>(document: T, operations: readonly unknown[], limit
   if (operations.length > maxOps) {
     return failure(maxOps, operations[maxOps], `more than ${maxOps} operations`, 'maxOpsPerDelta')
   }
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: with or without the set the result is the same; without it, later ops copy again
   const patcher = new Patcher(document, limits.maxDepth ?? DEFAULT_MAX_DEPTH, limits.maxSize, operations.length > 1)
   for (let i = 0; i < operations.length; i++) {
     try {

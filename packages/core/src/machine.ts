@@ -137,10 +137,9 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   try {
     type = checkedType(raw, config.rules.limits)
   } catch (error) {
-    // Stryker disable next-line StringLiteral: checkedType and the reducers throw only AgentStoreError, which toError returns as it is
+    // checkedType and the reducers throw only AgentStoreError, which toError returns as it is.
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
-  // Stryker disable next-line ConditionalExpression,BlockStatement: the reducers leave an unknown type alone too; this says so before they run
   if (type === undefined) {
     // An event type from a newer protocol: ignored, but listeners still see it.
     return { model: delivered, effects: none, accepted: raw as BaseEvent }
@@ -157,7 +156,6 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
     return { model: next, effects: effects.length > 0 ? effects : none, accepted: event, streamed: isStreamed(type) }
   } catch (error) {
-    // Stryker disable next-line StringLiteral: checkedType and the reducers throw only AgentStoreError, which toError returns as it is
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }
@@ -191,7 +189,6 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
     case EventType.TEXT_MESSAGE_CONTENT:
-    // Stryker disable next-line ConditionalExpression: falling through to TOOL_CALL_ARGS drafts nothing: a text event names no streaming call
     case EventType.REASONING_MESSAGE_CONTENT:
       return withSnapshot(model, snapshot)
     case EventType.TOOL_CALL_ARGS:
@@ -409,7 +406,6 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
   if (request.rejoining) return { model: rejoinEnded(model), effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
-  // Stryker disable next-line ArrayDeclaration: a failed ending closes the open steps itself
   const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
 }
@@ -460,7 +456,7 @@ export function startRequest<S>(
     server: snapshot.committed,
     edit: undefined,
     userEdits: [],
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: replaced below by the request with its start before anything reads it
+    // A placeholder: replaced below by the request with its start, before anything reads it.
     request: { id: runId, delivered: false },
     rejoin: undefined,
     settings,
@@ -476,7 +472,7 @@ export function startRequest<S>(
     forwardedProps: settings.forwardedProps,
     ...(resume?.resume ? { resume: resume.resume } : {}),
   }
-  // Stryker disable next-line ArrayDeclaration: a throwaway list: no edit is pending at a run's start, so settle reports nothing into it
+  // A throwaway list: no edit is pending at a run's start, so settle reports nothing into it.
   const settled = settle(withRun, withRun.snapshot, [], config)
   const start = { ...settled, request: undefined }
   return {

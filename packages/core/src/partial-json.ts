@@ -72,7 +72,6 @@ export function createPartialJsonReader(): PartialJsonReader {
   let root: unknown
   let published: unknown
   let expect: Expect = 'value'
-  // Stryker disable next-line StringLiteral: read only after startValue or readStructure set it; an unknown token behaves as 'none'
   let token: Token = 'none'
   /** Counts pushes, for `Frame.ownedBy`. */
   let generation = 0
@@ -81,7 +80,6 @@ export function createPartialJsonReader(): PartialJsonReader {
   /** The end of the last chunk, inside a string, that waits for the next one (see readString). */
   let held = ''
   /** The decoded text of the string or key being read. */
-  // Stryker disable next-line StringLiteral: reset when a string or key opens, before it is read
   let text = ''
   /** `text` as it grows, kept a short rope (see GrowingText). */
   const growing = new GrowingText()
@@ -89,22 +87,17 @@ export function createPartialJsonReader(): PartialJsonReader {
   let slot: string | number | undefined
   let shownLength = 0
   /** Numbers: the text so far and its phase. Literals: the word and how much of it has been read. */
-  // Stryker disable next-line StringLiteral: reset when a number starts, before it is read
   let numberText = ''
-  // Stryker disable next-line StringLiteral: reset when a number starts, before it is read
   let phase: NumberPhase = 'start'
-  // Stryker disable next-line StringLiteral: set when a literal starts, before it is read
   let word = ''
   let matched = 0
   let finished = false
   let complete = false
   let dirty = false
   /** A repeated key overwrote a value this push, which may have restored an earlier value. */
-  // Stryker disable next-line BooleanLiteral: only decides whether commit() compares by value; the value and result are the same
   let repeated = false
   let ended = false
   /** The open string grew since `published` was built (see push). */
-  // Stryker disable next-line BooleanLiteral: an extra commit() before the first push publishes nothing
   let stale = false
   let failure: Error | undefined
   let deepest = 0
@@ -140,7 +133,6 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function end(): boolean {
-    // Stryker disable next-line LogicalOperator: end() after a failure sets nothing (commit refuses, the error stays) and returns false either way
     if (failure !== undefined || ended) return false
     ended = true
     catchUp()
@@ -158,16 +150,13 @@ export function createPartialJsonReader(): PartialJsonReader {
     // characters would flatten it).
     if (token === 'string' && text.length !== shownLength) {
       shownLength = text.length
-      // Stryker disable next-line BooleanLiteral: `growth` only spares the by-value comparison in commit(); the result is the same
       place(slot, text, true)
     }
-    // Stryker disable next-line UpdateOperator: generations need only differ from push to push
     generation++
     complete = finished
     if (!dirty) return false
     const same = repeated && deepEqual(published, root)
     dirty = false
-    // Stryker disable next-line BooleanLiteral: a needless by-value comparison in commit() gives the same result
     repeated = false
     if (same) return false
     published = root
@@ -220,7 +209,6 @@ export function createPartialJsonReader(): PartialJsonReader {
       const container: Container = code === LEFT_BRACE ? {} : []
       const at = nextSlot()
       place(at, container, false)
-      // Stryker disable next-line StringLiteral: an object frame's key is set before any value is placed in it
       frames.push({ container, ownedBy: generation, slot: at, key: '' })
       deepest = Math.max(deepest, frames.length)
       expect = code === LEFT_BRACE ? 'first-key' : 'first-value'
@@ -285,19 +273,16 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function append(piece: string): void {
-    // Stryker disable next-line StringLiteral: appending '' (or skipping it) leaves the text the same
     if (piece !== '') text = growing.append(piece)
   }
 
   function finishString(): void {
     if (token === 'key') {
       frames.at(-1)!.key = text
-      // Stryker disable next-line StringLiteral: an unknown token behaves as 'none'
       token = 'none'
       expect = 'colon'
       return
     }
-    // Stryker disable next-line BooleanLiteral: `growth` only spares the by-value comparison in commit(); the result is the same
     place(slot, text, true)
     valueDone()
   }
@@ -337,7 +322,6 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function valueDone(): void {
-    // Stryker disable next-line StringLiteral: an unknown token behaves as 'none'
     token = 'none'
     finished = frames.length === 0
     expect = finished ? 'end' : 'comma'
@@ -485,13 +469,11 @@ function decodeEscape(text: string, i: number): string | undefined {
 }
 
 /** Whether `chunk` can only extend an open string: no quote, backslash, control character or surrogate. */
-// Stryker disable next-line BlockStatement: a chunk not taken by the fast path is read in full, to the same value and result
 function isPlainStringText(chunk: string): boolean {
   for (let i = 0; i < chunk.length; i++) {
     const code = chunk.charCodeAt(i)
     if (code === QUOTE || code === BACKSLASH || code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) return false
   }
-  // Stryker disable next-line BooleanLiteral: a chunk not taken by the fast path is read in full, to the same value and result
   return true
 }
 

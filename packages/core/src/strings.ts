@@ -6,7 +6,7 @@
  */
 export function appendText(previous: string, piece: string): string {
   const next = previous + piece
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: only decides when V8 flattens the text; the text is the same
+  // Reading one character flattens the rope; the condition only decides when, the text is the same.
   if (next.length >= 4096 && Math.clz32(next.length) < Math.clz32(previous.length)) next.charCodeAt(0)
   return next
 }
@@ -28,7 +28,7 @@ export class GrowingText {
   /** The whole text with `piece` added. */
   append(piece: string): string {
     this.#tail += piece
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,UpdateOperator: only decides when the tail joins the base; the text is the same
+    // Only decides when the tail joins the base; the text is the same.
     if (++this.#pieces < TAIL_PIECES) return this.#base + this.#tail
     this.#tail.charCodeAt(0)
     this.#base = appendText(this.#base, this.#tail)

@@ -15,7 +15,6 @@ type Content = ActivityMessage['content']
 /** Creates the activity, or replaces its content (`replace`, default true), as @ag-ui/client does. */
 export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: ActivitySnapshotEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  // Stryker disable next-line ConditionalExpression: index -1 reads messages[-1], which is undefined too
   const existing = index === -1 ? undefined : snapshot.messages[index]!
   const replace = event.replace ?? true
   if (existing?.role === 'activity') {
@@ -43,7 +42,6 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
 /** A JSON Patch on an activity's content: all of it or none of it (metadata included). */
 export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: ActivityDeltaEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  // Stryker disable next-line ConditionalExpression: index -1 reads messages[-1], which is undefined too
   const existing = index === -1 ? undefined : snapshot.messages[index]!
   if (!existing) throw outOfOrder(event, `activity "${event.messageId}", which does not exist`)
   if (existing.role !== 'activity') throw outOfOrder(event, `message "${event.messageId}", which is not an activity`)
@@ -56,7 +54,7 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
     throw new AgentStoreError('PATCH_FAILED', `${where} failed: ${result.reason}`, details)
   }
   const content = result.value
-  // Stryker disable next-line ConditionalExpression: unchanged content was accepted under these same limits; checking it again finds nothing
+  // Unchanged content was accepted under these same limits: only a change is checked again.
   if (result.changed) {
     // An activity's content is an object (the schema says so): a patch may not replace it with anything else.
     if (!isPlainObject(content)) {
@@ -71,10 +69,10 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
       const message = `ACTIVITY_DELTA on "${event.messageId}": ${measured.reason}`
       const details = { eventType: event.type, path: measured.path }
       if (measured.kind === 'depth' || measured.kind === 'size') {
-        // Stryker disable next-line ConditionalExpression: the patcher bounds depth op by op, so only 'size' fails here
+        // The patcher bounds depth op by op, so in practice only 'size' fails here.
         throw new AgentStoreError('LIMIT_EXCEEDED', message, { ...details, limit: measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes' })
       }
-      // Stryker disable next-line StringLiteral: unreachable, the patcher refuses non-JSON values
+      // Unreachable in practice: the patcher refuses non-JSON values.
       throw new AgentStoreError('INVALID_STATE', message, details)
     }
   }

@@ -25,7 +25,6 @@ const optional = <K extends string>(key: K, value: unknown) => (value === undefi
 function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmCalls: ReadonlyMap<string, string | undefined>): Found {
   const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata, subagentRunId } = interrupt as Interrupt & Record<string, unknown>
   // An interrupt naming a confirmation tool call governs the drafts that call confirms.
-  // Stryker disable next-line ConditionalExpression: the event check lets only a string or nothing through, and get(undefined) is undefined
   const confirmed = typeof toolCallId === 'string' ? confirmCalls.get(toolCallId) : undefined
   return {
     id,
@@ -56,11 +55,9 @@ function namedToolCall(value: unknown): string | undefined {
 /** This run's unanswered confirmation tool calls, by id: the tool call each confirms (`function_call_id`), if named. */
 function confirmationCalls(run: RunContext, messages: readonly Message[], confirmTools: ReadonlySet<string>) {
   const answered = new Set<string>()
-  // Stryker disable next-line ConditionalExpression: only tool messages have a toolCallId; the others add undefined, which no call id equals
   for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId)
   const calls = new Map<string, { args: unknown; confirms: string | undefined }>()
   for (const message of messages) {
-    // Stryker disable next-line ConditionalExpression: only assistant messages have toolCalls
     if (message.role !== 'assistant' || !message.toolCalls) continue
     for (const call of message.toolCalls) {
       if (!confirmTools.has(call.function.name) || answered.has(call.id) || run.toolCallsBefore.includes(call.id)) continue
@@ -75,7 +72,6 @@ function findConfirmations(event: RunFinishedEvent, run: RunContext, messages: r
   const { runId } = run
   const calls = confirmationCalls(run, messages, confirmTools)
   const outcome = event.outcome
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: the event check refuses an interrupt outcome with no interrupts
   if (outcome?.type === 'interrupt' && outcome.interrupts.length > 0) {
     const confirms = new Map([...calls].map(([id, call]) => [id, call.confirms]))
     return outcome.interrupts.map((interrupt) => fromInterrupt(interrupt, runId, confirms))
@@ -156,7 +152,6 @@ export function decisionField(schema: unknown): string {
   if (!isObject(schema) || !isObject(schema.properties)) return 'accepted'
   const properties = schema.properties
   const isBoolean = (name: string) => isObject(properties[name]) && (properties[name] as { type?: unknown }).type === 'boolean'
-  // Stryker disable next-line MethodExpression,ArrayDeclaration: names that are not strings, or a name the schema lacks, find no boolean property (a number finds the key its string does)
   const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []
   return required.find(isBoolean) ?? Object.keys(properties).find(isBoolean) ?? 'accepted'
 }
@@ -171,7 +166,6 @@ function interruptAnswer(confirmation: Confirmation, answer: Answer, accepted: b
   if (answer.kind === 'respond') return { interruptId, status: 'resolved', payload: answer.payload }
   const field = decisionField(confirmation.responseSchema)
   // Spread, not Object.assign: an edit keyed "__proto__" stays data.
-  // Stryker disable next-line ConditionalExpression: only approve and reject get here, and a reject has no edits to spread
   const payload: Record<string, unknown> = { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: accepted }
   if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
   return { interruptId, status: 'resolved', payload }

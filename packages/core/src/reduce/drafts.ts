@@ -38,7 +38,7 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
   if (state[key] === value && Object.hasOwn(state, key)) return state
   const next: JsonObject = { ...state }
   // A key "__proto__" must become data, never a prototype change (defineProperty is slower: only then).
-  // Stryker disable next-line all: no "__proto__" key reaches here (PredictState entries naming it are skipped, and measureJson refuses it in any state)
+  // None reaches here today (PredictState skips such entries, measureJson refuses them): this is the last guard.
   if (key === '__proto__') Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
   else next[key] = value
   return next as S
@@ -70,7 +70,6 @@ function stillCommitted(view: JsonObject, drafts: readonly Draft[], previous: un
   if (!isObject(previous)) return false
   let count = 0
   for (const key in view) {
-    // Stryker disable next-line ConditionalExpression: for-in over a plain JSON object yields its own keys only
     if (!Object.hasOwn(view, key)) continue
     const draft = findDraft(drafts, key)
     if (draft) {
@@ -86,7 +85,6 @@ function stillCommitted(view: JsonObject, drafts: readonly Draft[], previous: un
       if (!Object.hasOwn(view, draft.stateKey)) count++
     }
   }
-  // Stryker disable next-line ConditionalExpression: for-in over a plain JSON object yields its own keys only
   for (const key in previous) if (Object.hasOwn(previous, key)) count--
   return count === 0
 }
@@ -104,7 +102,6 @@ const matches = (prediction: Prediction | undefined, draft: Draft, value: unknow
   prediction.stateKey === draft.stateKey &&
   prediction.value === (value === ABSENT ? undefined : value) &&
   prediction.toolCallId === draft.toolCallId &&
-  // Stryker disable next-line ConditionalExpression: a draft's tool follows from its tool call (one call, one tool; a server draft has neither)
   prediction.tool === draft.tool &&
   prediction.complete === draft.complete
 
@@ -112,7 +109,6 @@ const matches = (prediction: Prediction | undefined, draft: Draft, value: unknow
 export function derivePredictions(view: unknown, drafts: readonly Draft[], previous: readonly Prediction[]): readonly Prediction[] {
   if (drafts.length === 0) return previous.length === 0 ? previous : []
   // One draft growing, the usual case: one comparison, at most one new prediction.
-  // Stryker disable next-line BlockStatement: the loop below gives the same result for one draft and one prediction (this is its fast path)
   if (drafts.length === 1 && previous.length === 1) {
     const value = valueAt(view, drafts[0]!.stateKey)
     return matches(previous[0], drafts[0]!, value) ? previous : [toPrediction(drafts[0]!, value)]

@@ -52,9 +52,7 @@ export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLi
   const parsed = EventSchemas.safeParse(event)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''
-    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${issue?.message ?? 'invalid'}`, { eventType: type })
   }
   // The event itself stays as it came, not zod's copy: values keep their identity and nothing is cloned.
@@ -75,7 +73,6 @@ function withinLimits(type: EventType, event: Record<string, unknown>, limits: A
 export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits: AgentStoreLimits = defaultLimits): AgentSnapshot<S> {
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
-    // Stryker disable next-line ConditionalExpression: falling through to REASONING_MESSAGE_CONTENT runs the same appendContent
     case EventType.TEXT_MESSAGE_CONTENT:
       return reduceTextMessageContent(snapshot, event)
     case EventType.REASONING_MESSAGE_CONTENT:

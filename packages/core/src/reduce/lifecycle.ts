@@ -76,7 +76,6 @@ export function reduceRunError<S>(snapshot: AgentSnapshot<S>, event: RunErrorEve
 const ownerName = (owner: string | undefined) => (owner === undefined ? 'the parent agent' : `subagent "${owner}"`)
 
 function whoHolds(snapshot: AgentSnapshot<unknown>, stepName: string, except: string | undefined): string | undefined | null {
-  // Stryker disable next-line ConditionalExpression: without an owner the parent's step was looked up and not found, so includes() is false
   if (except !== undefined && snapshot.steps.includes(stepName)) return undefined
   const other = (snapshot.subagentSteps ?? noSubagentSteps).find((step) => step.stepName === stepName && step.subagentRunId !== except)
   return other ? other.subagentRunId : null

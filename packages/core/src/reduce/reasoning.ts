@@ -54,7 +54,6 @@ export function reduceReasoningEncryptedValue<S>(snapshot: AgentSnapshot<S>, eve
     return withMessage(snapshot, found.index, { ...message, toolCalls })
   }
   const index = snapshot.messages.findIndex((message) => message.id === entityId)
-  // Stryker disable next-line ConditionalExpression: index -1 reads messages[-1], which is undefined too
   const message = index === -1 ? undefined : snapshot.messages[index]!
   if (!message) throw outOfOrder(event, `message "${entityId}", which does not exist`)
   if (message.role === 'activity') throw outOfOrder(event, `message "${entityId}", which is an activity`)

@@ -32,9 +32,8 @@ export function endOfRun<S>(
   // A recording fed to apply() may end a run it never started: its interrupts still count.
   const run = model.run ?? (finished ? newRun(model, finished.runId, undefined, config) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
-  // Stryker disable next-line ConditionalExpression,StringLiteral: for a finished run RUN_FINISHED's reducer already closed the steps and subagents, and status and error are set below
+  // A finished run's steps and subagents were closed by RUN_FINISHED's reducer; status and error are set below.
   if (ending.kind !== 'finished') {
-    // Stryker disable next-line ConditionalExpression: a cancelled ending carries no error, so `?? snapshot.error` gives the same
     const error = ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error
     // Open steps close, and subagents still running end as failed with their run.
     const ended = endRunWork(snapshot, { message: error?.message ?? 'The run was stopped', ...(error?.code ? { code: error.code } : {}) })
@@ -61,7 +60,6 @@ export function endOfRun<S>(
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
   if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
   const ids = onInterruptIds(run)
-  // Stryker disable next-line ArrayDeclaration: a finished ending always comes with its RUN_FINISHED event
   const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
   // An interrupt whose answer already reached the server is never opened again by a replay of its
   // run (events fed through apply(), after a restore too). A run this store's request streams is

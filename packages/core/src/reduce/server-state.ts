@@ -30,7 +30,6 @@ type Reports = { push(effect: { type: 'report'; error: AgentStoreError }): unkno
 export function newRun<S>(model: Model<S>, runId: string | undefined, requestId: string | undefined, config: MachineConfig<S>): RunContext {
   const toolCallsBefore: string[] = []
   for (const message of model.snapshot.messages) {
-    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: only assistant messages have toolCalls; a sentinel element has no id, and no call id equals undefined
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)
   }
   return {
@@ -76,7 +75,6 @@ export function settle<S>(
     view = withKey(view, draft.stateKey, value)
   }
   const committed = deriveCommitted(view, model.drafts, snapshot.committed)
-  // Stryker disable next-line LogicalOperator: every caller passes a snapshot whose committed is the model's own, so either test decides alone
   if (committed !== snapshot.committed && committed !== model.snapshot.committed) checkState(committed, config.rules)
   const predictions = derivePredictions(view, model.drafts, snapshot.predictions)
   // Copied field by field, not spread with overrides: every state event comes through here.
@@ -87,7 +85,6 @@ export function settle<S>(
     next.predictions = predictions
     snapshot = next
   }
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: a copy with the same snapshot and edit is the same model to every reader (the shell publishes on snapshot identity)
   if (model.snapshot === snapshot && model.edit === edit) return model
   const next = copyModel(model)
   next.snapshot = snapshot
@@ -204,7 +201,6 @@ function feedReader<S>(config: MachineConfig<S>, toolCallId: string, text: strin
     return delta === undefined ? cached.reader.end() : cached.reader.push(delta)
   }
   const reader = createPartialJsonReader()
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: pushing the empty text changes no value (push returns false)
   let changed = text.length > 0 && reader.push(text)
   if (delta === undefined) changed = reader.end() || changed
   config.readers.set(toolCallId, { reader, consumed: text.length })
@@ -226,7 +222,6 @@ function mapsTool(mappings: readonly PredictionMapping[], tool: string): boolean
 
 /** The model with new parts, copied field by field: it runs once per token (see `withSnapshot`). */
 function withDraftParts<S>(model: Model<S>, snapshot: AgentSnapshot<S>, drafts: readonly Draft[], run: RunContext | undefined): Model<S> {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: a copy with the same parts is the same model to every reader
   if (model.snapshot === snapshot && model.drafts === drafts && model.run === run) return model
   const next = copyModel(model)
   next.snapshot = snapshot
@@ -249,7 +244,6 @@ export function draftFromArguments<S>(
 ): Model<S> {
   let run = model.run
   const tool = run?.streaming[toolCallId]
-  // Stryker disable next-line LogicalOperator: without a run there is no streaming tool, and a run's call that is not streaming maps no tool: either way nothing is drafted and the snapshot is all that changes
   if (!run || tool === undefined) return withSnapshot(model, snapshot)
   const complete = delta === undefined
   if (complete) {
@@ -303,11 +297,10 @@ export function draftFromArguments<S>(
 /** Mappings that arrive while their tool's calls stream: those calls draft from the text received so far. */
 export function predictStreamingCalls<S>(model: Model<S>, added: readonly PredictionMapping[], reports: Reports, config: MachineConfig<S>): Model<S> {
   let next = model
-  // Stryker disable next-line OptionalChaining: only called from a PredictState, which always has a run
   for (const [toolCallId, tool] of Object.entries(model.run?.streaming ?? {})) {
     if (!added.some((mapping) => mapping.tool === tool)) continue
     config.readers.delete(toolCallId)
-    // Stryker disable next-line StringLiteral: the reader was just deleted, so the delta only decides end() or not: any string rebuilds from the whole text
+    // With its reader deleted, the call drafts again from its whole text; '' (not undefined) keeps the call open.
     next = draftFromArguments(next, next.snapshot, toolCallId, '', reports, config)
   }
   return next
@@ -315,7 +308,6 @@ export function predictStreamingCalls<S>(model: Model<S>, added: readonly Predic
 
 /** Commits drafts: their current values become the server's, and they stop being drafts. */
 export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: ReadonlyMap<string, unknown> = new Map()): Model<S> {
-  // Stryker disable next-line ConditionalExpression: with no keys the loop writes nothing and the filter keeps every draft
   if (keys.length === 0) return model
   let server = model.server
   for (const key of keys) server = withKey(server, key, values.has(key) ? values.get(key) : valueAt(model.snapshot.state, key))
@@ -324,7 +316,6 @@ export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: 
 
 /** Discards drafts: their keys return to their baselines. */
 export function discardDrafts<S>(model: Model<S>, keys: readonly string[]): Model<S> {
-  // Stryker disable next-line ConditionalExpression: with no keys the loop writes nothing and the filter keeps every draft
   if (keys.length === 0) return model
   let server = model.server
   for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, baselineOf(draft))

@@ -29,10 +29,8 @@ function knownSize(value: unknown, rules: StateRules<unknown>): number {
   // An upper bound without reading the string (every character escapes to at most 6): a long
   // document replaced delta by delta must not be scanned each time; the exact size is measured
   // only when the bound passes the limit.
-  // Stryker disable next-line ConditionalExpression,StringLiteral: without the shortcut the string is measured exactly, never more than the bound (it only costs time)
   if (typeof value === 'string') return value.length * 6 + 2
   const slot = rules.sized
-  // Stryker disable next-line all: the slot only saves time: a value not in it is measured exactly
   if (slot !== undefined && slot.value === value) return slot.size
   const measured = measureJson(value, rules.limits.maxDepth + 1)
   const size = measured.ok ? measured.size : Number.POSITIVE_INFINITY
@@ -43,7 +41,6 @@ function knownSize(value: unknown, rules: StateRules<unknown>): number {
 /** The size of an accepted state, as remembered (an upper bound on its JSON's length). */
 export const stateSize = (value: unknown, rules: StateRules<unknown>) => knownSize(value, rules)
 
-// Stryker disable all: the slot only saves time: whatever it holds, a value that is not the one in it is measured exactly
 function remember(value: unknown, size: number, rules: StateRules<unknown>) {
   // Written in place: no allocation per delta.
   const slot = rules.sized
@@ -52,7 +49,6 @@ function remember(value: unknown, size: number, rules: StateRules<unknown>) {
     slot.size = size
   } else rules.sized = { value, size }
 }
-// Stryker restore all
 
 export function toValidator<S>(validate: StateValidator<S> | undefined): ((value: unknown) => S) | undefined {
   if (validate === undefined) return undefined
@@ -126,9 +122,7 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
     const { op, path, value } = operation as { op: string; path: string; value?: unknown }
     if (op === 'copy') bound = Number.POSITIVE_INFINITY
     if (op !== 'add' && op !== 'replace' && op !== 'move') continue
-    // Stryker disable next-line MethodExpression: the whole path is longer than its last key: a larger bound only means an exact measurement sooner
     bound += jsonStringSize(path.slice(path.lastIndexOf('/') + 1)) + 2
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: counting a move's or an absent value only enlarges the bound (undefined measures as Infinity), so the exact check runs sooner
     if (value !== undefined && op !== 'move') bound += knownSize(value, rules)
   }
   let size = bound

@@ -20,7 +20,6 @@ export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: Suba
   const { runId } = snapshot
   const subagents = snapshot.subagents ?? []
   const index = indexOfSubagent(subagents, event.subagentRunId)
-  // Stryker disable next-line ConditionalExpression: index -1 reads subagents[-1], which is undefined too
   const existing = index === -1 ? undefined : subagents[index]!
   // The rules of @ag-ui/client's verifyEvents: an id is one invocation, started once per run; a
   // suspended one may be continued by a later run.
