@@ -1,10 +1,8 @@
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
-export type { PersistOptions, PersistStorage } from './persist'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'
-export type { SerializedThread } from './thread'
 export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './threads'
 export { createAgentThreads } from './threads'
 export type {
@@ -17,12 +15,15 @@ export type {
   ConfirmationSource,
   EqualityFn,
   Listener,
+  PersistOptions,
+  PersistStorage,
   Prediction,
   PredictionMapping,
   ReadableAgentStore,
   RunInfo,
   RunOptions,
   RunStatus,
+  SerializedThread,
   SnapshotOf,
   StandardSchemaV1,
   StateUpdate,

@@ -1,7 +1,7 @@
 import { type BaseEvent, type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from './errors'
 import { isPlainObject } from './json-value'
-import { type Model, type RunContext, type RunSettings, withSnapshot } from './model'
+import { type Effect, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
 import { checkedType, reduceEvent } from './reduce'
 import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
 import { type Answer, parseOnInterrupt, rememberAnswered } from './reduce/confirmations'
@@ -22,6 +22,7 @@ import { answerConfirmation, setUserState } from './reduce/user'
 import { checkRunValues } from './reduce/value-limits'
 import type { AgentSnapshot, RunOptions } from './types'
 
+export type { Effect, Step } from './model'
 export type { MachineConfig } from './reduce/server-state'
 
 // The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
@@ -40,27 +41,6 @@ export type Input<S> =
   | { type: 'failed'; requestId: string; error: AgentStoreError; lastEventId?: string | undefined }
   /** Re-attach the run whose stream dropped, through the agent's `connect`. */
   | { type: 'reconnect'; requestId: string }
-
-export type Effect =
-  | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
-  /** Like start, through the agent's `connect`: a replay of the thread, then the live rest. */
-  | { type: 'connect'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined; lastEventId?: string }
-  /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
-  | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
-  | { type: 'report'; error: AgentStoreError }
-
-export interface Step<S> {
-  model: Model<S>
-  effects: readonly Effect[]
-  /** A command the store refused: its promise rejects with this, and nothing changed. */
-  refused?: AgentStoreError
-  /** The request a command started: its promise settles when that request is released. */
-  requestId?: string
-  /** An event the store took in (applied, or ignored as unknown): the shell shows it to onEvent listeners. */
-  accepted?: BaseEvent
-  /** The event was a streamed token (text, reasoning or tool arguments). */
-  streamed?: boolean
-}
 
 const none: readonly Effect[] = Object.freeze([])
 

@@ -1,23 +1,11 @@
 import { AgentStoreError } from './errors'
 import type { Model } from './model'
-import { createAgentStore, storeModel } from './store'
-import type { AgentStore, AgentStoreOptions } from './types'
 
 // The whole model as one JSON value and back. JSON has no `undefined` and no class instances:
 // both are written as tagged objects, so a restored model is the same value, field for field.
 
 const UNDEFINED = '$agent-state:undefined'
 const ERROR = '$agent-state:error'
-
-/** The store's model as a plain JSON value: `JSON.stringify` round-trips it. */
-export function snapshotModel(store: object): unknown {
-  return encode(storeModel(store))
-}
-
-/** A store that continues from a model taken by `snapshotModel`. */
-export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): AgentStore<S> {
-  return createAgentStore(options, decodeModel<S>(model))
-}
 
 /** A model as a plain JSON value (`undefined` and errors tagged). */
 export const encodeModel = (model: Model<unknown>): unknown => encode(model)

@@ -1,5 +1,6 @@
-import type { Context, Message, ResumeEntry, Tool, ToolMessage } from '@ag-ui/core'
+import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
 import type { Edit } from './edits'
+import type { AgentStoreError } from './errors'
 import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from './types'
 
 // Everything the store knows, as one plain value: the machine's transitions take one and return
@@ -184,4 +185,27 @@ export function withSnapshot<S>(model: Model<S>, snapshot: AgentSnapshot<S>): Mo
   const next = copyModel(model)
   next.snapshot = snapshot
   return next
+}
+
+// What a transition returns (machine.ts): here, beside the model, so the commands it calls need not import it.
+
+export type Effect =
+  | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }
+  /** Like start, through the agent's `connect`: a replay of the thread, then the live rest. */
+  | { type: 'connect'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined; lastEventId?: string }
+  /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
+  | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
+  | { type: 'report'; error: AgentStoreError }
+
+export interface Step<S> {
+  model: Model<S>
+  effects: readonly Effect[]
+  /** A command the store refused: its promise rejects with this, and nothing changed. */
+  refused?: AgentStoreError
+  /** The request a command started: its promise settles when that request is released. */
+  requestId?: string
+  /** An event the store took in (applied, or ignored as unknown): the shell shows it to onEvent listeners. */
+  accepted?: BaseEvent
+  /** The event was a streamed token (text, reasoning or tool arguments). */
+  streamed?: boolean
 }

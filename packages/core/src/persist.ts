@@ -1,27 +1,7 @@
 import { AgentStoreError, messageOf } from './errors'
 import type { Model } from './model'
 import { serializeThread } from './thread'
-
-/** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
-export interface PersistStorage {
-  getItem(key: string): string | null | undefined | Promise<string | null | undefined>
-  setItem(key: string, value: string): void | Promise<void>
-  removeItem(key: string): void | Promise<void>
-}
-
-export interface PersistOptions {
-  storage: PersistStorage
-  /** Default `'agent-state'`. */
-  key?: string
-  /** Streaming changes are written at most once per this many milliseconds (default 250); answers and run ends at once. */
-  throttleMs?: number
-  /**
-   * For a storage other tabs or processes write too: call `changed` whenever `key` was written
-   * elsewhere. The thread list follows it until the registry's `dispose()`, which calls what `watch`
-   * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
-   */
-  watch?: (key: string, changed: () => void) => unknown
-}
+import type { PersistOptions } from './types'
 
 export interface Persister {
   /** The model changed; `urgent` for changes a reload must not lose (an answer, a confirmation, a run's end). */

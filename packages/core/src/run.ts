@@ -2,7 +2,7 @@ import { AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
 import { AGUIConnectNotImplementedError, AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { type MonoTypeOperatorFunction, Observable, Subject, Subscription } from 'rxjs'
 import { AgentStoreError } from './errors'
-import { defaultLimits } from './reduce/state'
+import { defaultLimits } from './limits'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
 
 export interface RunHandlers {

@@ -1,14 +1,16 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { AgentStoreError, messageOf } from './errors'
 import { createId } from './ids'
+import { defaultLimits } from './limits'
 import { createListenerSet, type ListenerSet } from './listeners'
 import { dropRequest, type Effect, type Input, type MachineConfig, type Step, transition, withRequestShown } from './machine'
 import { initialModel, type Model } from './model'
+import { decodeModel, encodeModel } from './model-io'
 import { ownCopy, ownEvent } from './owned'
 import { createPersister, isPromise, loadPersisted } from './persist'
 import { messagesForServer } from './reduce/messages'
 import { endOfRun } from './reduce/run-end'
-import { acceptState, checkState, defaultLimits, type StateRules, toValidator } from './reduce/state'
+import { acceptState, checkState, type StateRules, toValidator } from './reduce/state'
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
@@ -56,6 +58,14 @@ export function storeInternals<S = unknown>(store: object): StoreInternals<S> {
 
 /** The model a store holds right now. */
 export const storeModel = (store: object): Model<unknown> => storeInternals(store).model()
+
+/** The store's model as a plain JSON value: `JSON.stringify` round-trips it. */
+export const snapshotModel = (store: object): unknown => encodeModel(storeModel(store))
+
+/** A store that continues from a model taken by `snapshotModel`. */
+export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): AgentStore<S> {
+  return createAgentStore(options, decodeModel<S>(model))
+}
 
 export function createAgentStore<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
   let threadId = options.threadId ?? options.agent?.threadId ?? createId()

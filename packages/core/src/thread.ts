@@ -5,25 +5,12 @@ import { decodeModel, encodeModel } from './model-io'
 import { acceptState, checkState, type StateRules } from './reduce/state'
 import { checkSavedValues } from './reduce/value-limits'
 import { misfitOf } from './saved-format'
+import type { SerializedThread } from './types'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.
 
-export const THREAD_VERSION = 1
-
-/** Everything a store needs to continue a conversation: `JSON.stringify` round-trips it. */
-export interface SerializedThread {
-  readonly version: typeof THREAD_VERSION
-  readonly threadId: string
-  /** `Date.now()` when it was taken. */
-  readonly savedAt: number
-  /**
-   * The store's model: messages, committed state, drafts with their baselines, open confirmations,
-   * answers not yet delivered, the user's edits not yet sent, the interrupts already answered and
-   * the last run's options. Its layout belongs to the store: read it through a store, not directly.
-   */
-  readonly model: unknown
-}
+export const THREAD_VERSION: SerializedThread['version'] = 1
 
 export function serializeThread(model: Model<unknown>, now: number): SerializedThread {
   return { version: THREAD_VERSION, threadId: model.snapshot.threadId, savedAt: now, model: encodeModel(model) }

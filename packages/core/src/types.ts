@@ -1,8 +1,6 @@
 import type { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, Context, Message, RunAgentInput, TokenUsage, Tool } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
-import type { PersistOptions } from './persist'
-import type { SerializedThread } from './thread'
 
 export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
 
@@ -208,6 +206,42 @@ export interface AgentStoreOptions<TState> {
    * Streaming is written at most once per `throttleMs`; a storage that fails reports PERSIST and the store goes on.
    */
   persist?: PersistOptions | undefined
+}
+
+/** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
+export interface PersistStorage {
+  getItem(key: string): string | null | undefined | Promise<string | null | undefined>
+  setItem(key: string, value: string): void | Promise<void>
+  removeItem(key: string): void | Promise<void>
+}
+
+export interface PersistOptions {
+  storage: PersistStorage
+  /** Default `'agent-state'`. */
+  key?: string
+  /** Streaming changes are written at most once per this many milliseconds (default 250); answers and run ends at once. */
+  throttleMs?: number
+  /**
+   * For a storage other tabs or processes write too: call `changed` whenever `key` was written
+   * elsewhere. The thread list follows it until the registry's `dispose()`, which calls what `watch`
+   * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
+   */
+  watch?: (key: string, changed: () => void) => unknown
+}
+
+/** Everything a store needs to continue a conversation: `JSON.stringify` round-trips it. */
+export interface SerializedThread {
+  /** The format's version (`THREAD_VERSION` in thread.ts). */
+  readonly version: 1
+  readonly threadId: string
+  /** `Date.now()` when it was taken. */
+  readonly savedAt: number
+  /**
+   * The store's model: messages, committed state, drafts with their baselines, open confirmations,
+   * answers not yet delivered, the user's edits not yet sent, the interrupts already answered and
+   * the last run's options. Its layout belongs to the store: read it through a store, not directly.
+   */
+  readonly model: unknown
 }
 
 export interface RunOptions {

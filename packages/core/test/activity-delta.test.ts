@@ -3,8 +3,8 @@
 import type { ActivityMessage, BaseEvent, Event } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError } from '../src'
+import { defaultLimits } from '../src/limits'
 import { reduceEvent } from '../src/reduce'
-import { defaultLimits } from '../src/reduce/state'
 import { blankSnapshot } from '../src/snapshot'
 import { recordedStore } from './helpers'
 

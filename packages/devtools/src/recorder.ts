@@ -1,22 +1,9 @@
 import type { AgentSnapshot, ReadableAgentStore } from '@agent-state/core'
 import { type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { diffJson, type JsonPatchOperation } from './json-diff'
-import { writeRecording } from './recording'
+import { type RecordedEntry, writeRecording } from './recording'
 
-/** One input the store processed, and where it left the store. */
-export interface RecordedEntry<S = unknown> {
-  /** Counts every input since the recorder was attached, dropped ones included. */
-  readonly index: number
-  readonly input: Input<S>
-  /** `Date.now()` when the store processed it. */
-  readonly time: number
-  /** The model after it: what `jumpTo` puts back. Shares every unchanged part with its neighbours. */
-  readonly model: Model<S>
-  /** `model.snapshot`: what listeners saw after it. */
-  readonly snapshot: AgentSnapshot<S>
-  /** A jump just before it cut the connection of the request the model had (the request stays open until it ends, or abort() ends it). */
-  readonly detached?: true
-}
+export type { RecordedEntry } from './recording'
 
 export interface RecorderState<S = unknown> {
   /** The kept entries, oldest first. */

@@ -1,10 +1,24 @@
 import { type AgentSnapshot, type AgentStore, AgentStoreError, type AgentStoreOptions, createAgentStore, type ReadableAgentStore } from '@agent-state/core'
 import { decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { ScriptedAgent, type ScriptedAgentOptions } from '@agent-state/core/testing'
-import type { RecordedEntry } from './recorder'
 
 // A recording is JSON Lines: a header, then one line per input. Values go through the core's
 // model encoding (undefined and errors tagged), so a replayed input is the recorded one.
+
+/** One input the store processed, and where it left the store: what a recorder keeps and a recording writes. */
+export interface RecordedEntry<S = unknown> {
+  /** Counts every input since the recorder was attached, dropped ones included. */
+  readonly index: number
+  readonly input: Input<S>
+  /** `Date.now()` when the store processed it. */
+  readonly time: number
+  /** The model after it: what `jumpTo` puts back. Shares every unchanged part with its neighbours. */
+  readonly model: Model<S>
+  /** `model.snapshot`: what listeners saw after it. */
+  readonly snapshot: AgentSnapshot<S>
+  /** A jump just before it cut the connection of the request the model had (the request stays open until it ends, or abort() ends it). */
+  readonly detached?: true
+}
 
 export const RECORDING_FORMAT = 'agent-state-recording'
 export const RECORDING_VERSION = 1

@@ -1,6 +1,7 @@
 import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
 import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
+import { defaultLimits } from '../limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
 import { expandChunk } from './chunks'
@@ -17,7 +18,6 @@ import {
   reduceToolCallStart,
 } from './messages'
 import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceReasoningMessageEnd, reduceReasoningMessageStart } from './reasoning'
-import { defaultLimits } from './state'
 import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
 import { checkEventValues } from './value-limits'
 

@@ -3,14 +3,6 @@ import { applyPatch } from '../json-patch'
 import { jsonStringSize, measureJson, replaceEqualDeep } from '../json-value'
 import type { AgentStoreLimits, StateValidator } from '../types'
 
-export const defaultLimits: AgentStoreLimits = {
-  maxDepth: 512,
-  maxOpsPerDelta: 10_000,
-  maxStateBytes: 16 * 1024 * 1024,
-  // As large as the largest state: a STATE_SNAPSHOT of it must still fit in one event.
-  maxEventBytes: 16 * 1024 * 1024,
-}
-
 /** How the store judges a new state: its limits and the user's validator. */
 export interface StateRules<S> {
   limits: AgentStoreLimits

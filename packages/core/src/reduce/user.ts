@@ -1,9 +1,8 @@
-import type { Message, ResumeEntry } from '@ag-ui/core'
+import type { Message, ResumeEntry, RunAgentInput } from '@ag-ui/core'
 import { mergeEdit, recordEdit } from '../edits'
 import { AgentStoreError } from '../errors'
 import { isPlainObject, measureJson } from '../json-value'
-import type { Step, startRequest } from '../machine'
-import type { AnswerRestorePoint, Model, Outbox, RunSettings } from '../model'
+import type { AnswerRestorePoint, Model, Outbox, RunSettings, Step } from '../model'
 import { ownCopy } from '../owned'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
@@ -88,7 +87,15 @@ function touchedKeys(before: unknown, after: unknown): string[] | '*' {
 
 type AnswerInput = { id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
 /** The machine's `startRequest`, passed in so this file does not import the machine. */
-type Starter<S> = typeof startRequest<S>
+type Starter<S> = (
+  model: Model<S>,
+  runId: string,
+  added: readonly Message[],
+  settings: RunSettings,
+  resume: Pick<RunAgentInput, 'resume'> | undefined,
+  timeoutMs: number | undefined,
+  config: MachineConfig<S>,
+) => Step<S>
 
 /**
  * approve / reject / respond / cancel. The answer is applied at once (drafts committed or

@@ -1,10 +1,10 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError } from '../../src/errors'
+import { defaultLimits } from '../../src/limits'
 import { dropRequest, type Effect, type Input, type MachineConfig, type Step, toError, transition } from '../../src/machine'
 import { initialModel, type Model } from '../../src/model'
 import { messagesForServer } from '../../src/reduce/messages'
-import { defaultLimits } from '../../src/reduce/state'
 import { blankSnapshot } from '../../src/snapshot'
 import { ev } from '../helpers'
 
