@@ -141,20 +141,23 @@ function clientOverHttp(url: string, initialState: unknown, check: (agent: HttpA
  * the fetch goes through the store's wrapFetch as connectRun sets it up for every run, so the
  * difference between the two is what the store's framing adds to reading the stream.
  */
-function transportOnly(url: string, framed: boolean, expected: number): MeasureOptions<{ agent: HttpAgent; input: RunAgentInput }> {
+function transportOnly(url: string, framed: boolean, expected: number): MeasureOptions<{ agent: HttpAgent; input: RunAgentInput; errors: unknown[] }> {
   return {
     setup: () => {
       const agent = new HttpAgent({ url, threadId: THREAD_ID })
+      // The framing reports a bad body through onError and just ends it: kept, so the check fails.
+      const errors: unknown[] = []
       if (framed) {
-        const plain = agent.fetch
         let lastActivity = 0
         const onActivity = () => {
+          // What connectRun's idle timeout does per chunk.
           lastActivity = performance.now()
         }
-        agent.fetch = wrapFetch(plain, { maxEventBytes: defaultLimits.maxEventBytes, onActivity, onError: (error) => ({ error, lastActivity }) })
+        const onError = (error: unknown) => errors.push(error, lastActivity)
+        agent.fetch = wrapFetch(agent.fetch, { maxEventBytes: defaultLimits.maxEventBytes, onActivity, onError })
       }
       const input: RunAgentInput = { threadId: THREAD_ID, runId: 'bench-run', state: {}, messages: [], tools: [], context: [], forwardedProps: {} }
-      return { agent, input }
+      return { agent, input, errors }
     },
     run: ({ agent, input }) =>
       new Promise<number>((resolve, reject) => {
@@ -167,7 +170,8 @@ function transportOnly(url: string, framed: boolean, expected: number): MeasureO
           complete: () => resolve(count),
         })
       }),
-    check: (_context, count) => {
+    check: ({ errors }, count) => {
+      if (errors.length > 0) throw new Error(`Sanity check failed: the store's framing stopped the body: ${String(errors[0])}`)
       if (count !== expected) throw new Error(`Sanity check failed: the transport delivered ${count} events, expected ${expected}`)
     },
   }
