@@ -188,7 +188,7 @@ interface TableRow {
   updatedAt: string
 }
 
-interface TableState {
+export interface TableState {
   rows: TableRow[]
 }
 
@@ -198,7 +198,7 @@ function words(random: () => number, count: number): string {
   return out.join(' ')
 }
 
-function buildTable(): TableState {
+export function buildTable(): TableState {
   const random = seededRandom(1)
   const rows: TableRow[] = []
   for (let i = 0; i < ROW_COUNT; i++) {
@@ -216,21 +216,27 @@ function buildTable(): TableState {
   return { rows }
 }
 
+/** DELTA_COUNT single-field replaces of seeded-random rows' status, and the table they leave. */
+export function buildDeltas(initial: TableState): { events: object[]; expected: TableState } {
+  const random = seededRandom(2)
+  const events: object[] = []
+  const expected: TableState = structuredClone(initial)
+  for (let i = 0; i < DELTA_COUNT; i++) {
+    const row = Math.floor(random() * ROW_COUNT)
+    const value = `${STATUSES[i % STATUSES.length]}-${i}`
+    events.push({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: `/rows/${row}/status`, value }] })
+    expected.rows[row]!.status = value
+  }
+  return { events, expected }
+}
+
 async function benchLargeState(): Promise<Row[]> {
   const table = wire([{ type: EventType.STATE_SNAPSHOT, snapshot: buildTable() }])
   const snapshotEvent = table.events[0]! as BaseEvent & { snapshot: TableState }
   const initial = snapshotEvent.snapshot
   const stateBytes = JSON.stringify(initial).length
 
-  const random = seededRandom(2)
-  const deltaEvents: object[] = []
-  const expected: TableState = structuredClone(initial)
-  for (let i = 0; i < DELTA_COUNT; i++) {
-    const row = Math.floor(random() * ROW_COUNT)
-    const value = `${STATUSES[i % STATUSES.length]}-${i}`
-    deltaEvents.push({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: `/rows/${row}/status`, value }] })
-    expected.rows[row]!.status = value
-  }
+  const { events: deltaEvents, expected } = buildDeltas(initial)
   const deltas = wire(deltaEvents)
   const clientDeltas = deltas.events.slice(0, CLIENT_DELTA_COUNT)
 
@@ -424,11 +430,11 @@ async function benchDocument(): Promise<Row[]> {
 // Scenario 3: one assistant message streamed as 4-character TEXT_MESSAGE_CONTENT events.
 
 const CHUNK = 4
-const MESSAGE_ID = 'bench-message'
+export const MESSAGE_ID = 'bench-message'
 /** Above this predicted time, @ag-ui/client's 128k run is extrapolated rather than measured. */
 const CLIENT_LIMIT_MS = 60_000
 
-function messageEvents(text: string): Wire {
+export function messageEvents(text: string): Wire {
   const events: object[] = [{ type: EventType.TEXT_MESSAGE_START, messageId: MESSAGE_ID, role: 'assistant' }]
   for (let i = 0; i < text.length; i += CHUNK) {
     events.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: MESSAGE_ID, delta: text.slice(i, i + CHUNK) })
@@ -437,7 +443,7 @@ function messageEvents(text: string): Wire {
   return wire(events)
 }
 
-function expectMessage(messages: readonly Message[], text: string, what: string) {
+export function expectMessage(messages: readonly Message[], text: string, what: string) {
   if (messages.length !== 1) throw new Error(`Sanity check failed: ${what}: ${messages.length} messages, expected 1`)
   const [message] = messages
   if (message!.role !== 'assistant' || message!.id !== MESSAGE_ID) throw new Error(`Sanity check failed: ${what}: wrong message`)

@@ -35,7 +35,15 @@ const benches: { scenario: string; name: string; rows: () => Promise<Row[]> }[] 
   { scenario: 'Devtools', name: 'devtools', rows: () => inOneProcess('./devtools.ts', 'benchDevtools') },
   { scenario: 'Binding renders', name: 'bindings-renders', rows: () => inOneProcess('./bindings-renders.ts', 'benchBindingRenders') },
   { scenario: 'Bundle size', name: 'bundle-size', rows: () => inOneProcess('./bundle-size.ts', 'benchBundleSize') },
+  { scenario: 'HTTP/SSE', name: 'http', rows: () => inOneProcess('./http.ts', 'benchHttp') },
 ]
+
+// `npm run bench -- http shell` runs only the modules named and prints their table: a partial
+// run never overwrites the whole one in bench/results.md.
+const only = process.argv.slice(2)
+const unknown = only.filter((name) => !benches.some((bench) => bench.name === name))
+if (unknown.length > 0) throw new Error(`No bench module named ${unknown.join(', ')}; there are ${benches.map((bench) => bench.name).join(', ')}`)
+const selected = only.length === 0 ? benches : benches.filter((bench) => only.includes(bench.name))
 
 /** A module whose function returns its rows, run in one fresh process. */
 const inOneProcess = async (module: string, exportName: string) => (await inChild(module, exportName)) as Row[]
@@ -71,7 +79,7 @@ console.log(`Machine: ${machine}`)
 console.log(`NODE_ENV=${process.env.NODE_ENV}\n`)
 
 const rows: Row[] = []
-for (const bench of benches) {
+for (const bench of selected) {
   const started = performance.now()
   console.log(`Running ${bench.name} …`)
   const produced = await bench.rows()
@@ -116,5 +124,9 @@ const report = [
 ].join('\n')
 
 console.log(`\n${report}`)
-await writeFile(new URL('./results.md', import.meta.url), report)
-console.log('Written to bench/results.md')
+if (selected === benches) {
+  await writeFile(new URL('./results.md', import.meta.url), report)
+  console.log('Written to bench/results.md')
+} else {
+  console.log(`Only ${only.join(', ')}: bench/results.md left as it is`)
+}
