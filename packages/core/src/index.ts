@@ -1,6 +1,18 @@
 export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
 export type { PersistOptions, PersistStorage } from './persist'
+export type {
+  SavedDraft,
+  SavedEdit,
+  SavedModel,
+  SavedOutbox,
+  SavedRejoin,
+  SavedRequest,
+  SavedRunContext,
+  SavedSettings,
+  SavedThread,
+  SavedView,
+} from './saved-thread'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
 export { createAgentStore } from './store'

@@ -1,5 +1,6 @@
 import { AgentStoreError, messageOf } from './errors'
 import type { Model } from './model'
+import type { SavedThread } from './saved-thread'
 import { serializeThread } from './thread'
 
 /** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
@@ -21,6 +22,17 @@ export interface PersistOptions {
    * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
    */
   watch?: (key: string, changed: () => void) => unknown
+  /**
+   * The version of the app's saved state (default 0), saved with each thread. Raise it when the
+   * state's shape changes, and give `migrate`: a thread saved by another version is refused without it.
+   */
+  version?: number
+  /**
+   * Turns a thread saved by app version `fromVersion` into one of `version` (its state, wherever
+   * `SavedModel` says it appears). Called on restore, synchronously; one that throws, or a thread of
+   * another version with no `migrate`, is refused (RESTORE) and the store starts from `initialState`.
+   */
+  migrate?: (saved: SavedThread, fromVersion: number) => SavedThread
 }
 
 export interface Persister {
@@ -60,7 +72,7 @@ function parseSaved(text: string | null | undefined): unknown {
  * still being read: writing then would overwrite the thread being restored).
  */
 export function createPersister(options: PersistOptions, read: () => Model<unknown>, report: (error: AgentStoreError) => void) {
-  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now())), report)
+  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now(), options)), report)
 }
 
 /** The same, for any value written as text: a thread, or the list of threads (merged with the stored one first). */
