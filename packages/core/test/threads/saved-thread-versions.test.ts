@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { type AgentStoreError, createAgentStore, createAgentThreads, type PersistOptions, type SavedThread } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
-import { type Doc, initialState, runOptions, savedThreadAgent, savedThreadOptions, savedThreadRuns, THREAD } from './support-saved-thread'
+import { type Doc, initialState, nextRun, runOptions, savedThreadAgent, savedThreadOptions, savedThreadRuns, THREAD } from './support-saved-thread'
 import { MapStorage, throughJson } from './support-threads'
 
 const ids = vi.hoisted(() => ({ next: 0 }))
@@ -83,6 +83,21 @@ describe('saved threads: every format the library has written restores exactly',
       expect(store.getState()).toMatchObject({ status: 'idle', state: { document: 'A calm document about the sea.', title: 'The sea' }, confirmations: [] })
     })
   }
+
+  it('format 1, saved mid-run with a user edit: it comes back as that release restored it, and the next run sends the same body', async () => {
+    const storage = new MapStorage()
+    storage.items.set(KEY, fixture('format-1-mid-run.json'))
+    const errors: AgentStoreError[] = []
+    const agent = new ScriptedAgent({ threadId: THREAD, runs: [savedThreadRuns[2]!] })
+    const store = createAgentStore<Doc>(savedThreadOptions(agent, { persist: { storage, key: KEY }, onError: (error) => errors.push(error) }))
+    expect(errors).toStrictEqual([])
+    expect(throughJson(store.getState())).toMatchObject(JSON.parse(fixture('format-1-mid-run.snapshot.json')))
+    // As abort() leaves a run: idle, the half-written draft gone, the user's edit and the text kept.
+    expect(store.getState()).toMatchObject({ status: 'idle', state: { document: 'The old document.', title: 'The sea' }, predictions: [] })
+    ids.next = 300
+    await store.run(nextRun)
+    expect(throughJson(agent.inputs)).toStrictEqual([JSON.parse(fixture('mid-run-next-body.json'))])
+  })
 
   it('format 1 is written again as format 2 at the first change, with the app version', async () => {
     const { store, storage } = restoredFrom(formats[1], { version: 0 })

@@ -1,6 +1,7 @@
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
-import type { AgentStoreOptions } from '../../src'
+import type { AgentStore, AgentStoreOptions } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
+import type { SteppedAgent } from './support-threads'
 
 // The conversation the saved-thread fixtures were written from: every part of a thread a reload
 // must keep. A run with its tools, context and forwardedProps ends asking a question (an interrupt
@@ -69,3 +70,26 @@ export const savedThreadOptions = (agent: ScriptedAgent, extra: Partial<AgentSto
 })
 
 export const savedThreadAgent = () => new ScriptedAgent({ threadId: THREAD, runs: savedThreadRuns })
+
+/**
+ * The same conversation cut mid-run: the first run has streamed its text and half of a drafted
+ * document when the user edits the title and the page closes, its request still open.
+ */
+export function cutMidRun(store: AgentStore<Doc>, agent: SteppedAgent): void {
+  void store.run(runOptions).catch(() => undefined)
+  const input = agent.inputs[0]!
+  for (const event of [
+    started(input),
+    ev({ type: 'STATE_SNAPSHOT', snapshot: { document: 'The old document.', title: 'Untitled' } }),
+    ev({ type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' }),
+    ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'Writing it now.' }),
+    ev({ type: 'TEXT_MESSAGE_END', messageId: 'a1' }),
+    ev({ type: 'TOOL_CALL_START', toolCallId: 'call-1', toolCallName: 'write_document', parentMessageId: 'a2' }),
+    ev({ type: 'TOOL_CALL_ARGS', toolCallId: 'call-1', delta: '{"document":"A calm doc' }),
+  ])
+    agent.push(event)
+  store.setState((doc) => ({ ...doc, title: 'The sea' }))
+}
+
+/** What the user sends after the reload. */
+export const nextRun = { message: { id: 'u2', role: 'user' as const, content: 'Go on.' } }
