@@ -40,7 +40,7 @@ function parseSaved(text: string | null | undefined): unknown {
  * still being read: writing then would overwrite the thread being restored).
  */
 export function createPersister(options: PersistOptions, read: () => Model<unknown>, report: (error: AgentStoreError) => void) {
-  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now())), report)
+  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now(), options)), report)
 }
 
 /** The same, for any value written as text: a thread, or the list of threads (merged with the stored one first). */

@@ -137,7 +137,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   function checked(value: unknown): Model<TState> {
     try {
-      const read = readThread(value, config.rules)
+      const read = readThread(value, config.rules, options.persist)
       return read.request || read.snapshot.status !== 'running' ? read : withoutLostRun(read, config)
     } catch (error) {
       return notRestored(error)
@@ -266,7 +266,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   const store: AgentStore<TState> = {
     getState: () => model.snapshot,
-    serialize: () => serializeThread(model as Model<unknown>, Date.now()),
+    serialize: () => serializeThread(model as Model<unknown>, Date.now(), options.persist),
     whenRestored: () => restoring,
     getInitialState: () => first,
     subscribe: (listener) => listeners.add(listener),

@@ -5,30 +5,43 @@ import { decodeModel, encodeModel } from './model-io'
 import { acceptState, checkState, type StateRules } from './reduce/state'
 import { checkSavedValues } from './reduce/value-limits'
 import { misfitOf } from './saved-format'
-import type { SerializedThread } from './types'
+import { FORMAT_VERSION, modelFromSaved, savedFromModel } from './saved-thread'
+import type { PersistOptions, SavedThread, SerializedThread } from './types'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.
+// Two versions travel with it: the library's format (read from every older one here) and the
+// app's `persist.version` (an app whose state changed shape gives `persist.migrate`).
 
-export const THREAD_VERSION: SerializedThread['version'] = 1
+/** What a store checks a saved thread's app version against: its `persist`, if any. */
+export type AppVersioning = Pick<PersistOptions, 'version' | 'migrate'>
 
-export function serializeThread(model: Model<unknown>, now: number): SerializedThread {
-  return { version: THREAD_VERSION, threadId: model.snapshot.threadId, savedAt: now, model: encodeModel(model) }
+export function serializeThread(model: Model<unknown>, now: number, versioning?: AppVersioning): SerializedThread {
+  return {
+    version: FORMAT_VERSION,
+    threadId: model.snapshot.threadId,
+    savedAt: now,
+    ...(versioning ? { appVersion: versioning.version ?? 0 } : {}),
+    model: encodeModel(savedFromModel(model) as Model<unknown>),
+  }
 }
 
-/** The model of a saved thread; throws RESTORE (with `reason`) for an unknown version or a damaged value. */
-export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
-  if (!isPlainObject(saved)) throw refused('not-a-thread', 'The saved thread is not an object')
-  if (saved.version !== THREAD_VERSION) {
-    throw refused('unknown-version', `The saved thread has version ${JSON.stringify(saved.version)}; this store reads version ${THREAD_VERSION}`)
-  }
+/**
+ * The model of a saved thread; throws RESTORE (with `reason`) for an unknown format, a damaged
+ * value, or an app version that differs with no `migrate` (or one that throws).
+ */
+export function readThread<S>(value: unknown, rules: StateRules<S>, versioning?: AppVersioning): Model<S> {
+  const upgraded = upgradeFormat(value)
   // Measured before it is decoded: decoding walks it, as every later save would.
-  const beyond = checkSavedValues(saved.model, rules.limits)
+  const beyond = checkSavedValues(upgraded.model, rules.limits)
   if (beyond) throw refused('damaged', `The saved thread is damaged: ${beyond.message}`, beyond)
   let model: Model<S>
   try {
-    model = decodeModel<S>(saved.model)
-    checkModel(model, saved.threadId)
+    const decoded: SavedThread = { ...upgraded, model: decodeModel<unknown>(upgraded.model) }
+    checkModel(decoded)
+    const saved = migrated(decoded, versioning)
+    if (saved !== decoded) checkModel(saved)
+    model = modelFromSaved<S>(saved.model)
     // The limits and the validator, as for a state from the server: storage is no more trusted than the network.
     for (const state of [model.snapshot.state, model.snapshot.committed, model.server]) checkState(acceptState(undefined as S, state, rules, 'restore'), rules)
   } catch (error) {
@@ -38,12 +51,47 @@ export function readThread<S>(saved: unknown, rules: StateRules<S>): Model<S> {
   return model
 }
 
-/** Every part of the model, by the saved format; and the thread it says it is. */
-function checkModel(model: Model<unknown>, threadId: unknown): void {
-  const misfit = misfitOf(model)
-  if (misfit) throw refused('damaged', `The saved thread is damaged: ${misfit} has the wrong shape`)
-  if (model.snapshot.threadId !== threadId) throw refused('damaged', 'The saved thread is damaged: its thread id')
+/** A saved thread of any format this store reads, in today's layout; its model still encoded. */
+function upgradeFormat(saved: unknown): Omit<SavedThread, 'model'> & { model: unknown } {
+  if (!isPlainObject(saved)) throw refused('not-a-thread', 'The saved thread is not an object')
+  const { version, threadId, savedAt, model } = saved
+  // Format 1 had no app version: it was saved before the app could declare one.
+  if (version === 1) return { version: FORMAT_VERSION, threadId: threadId as string, savedAt: savedAt as number, appVersion: 0, model }
+  if (version !== FORMAT_VERSION) {
+    throw refused('unknown-version', `The saved thread has format ${JSON.stringify(version)}; this store reads formats 1 to ${FORMAT_VERSION}`)
+  }
+  const appVersion = saved.appVersion
+  if (appVersion !== undefined && typeof appVersion !== 'number') throw refused('damaged', 'The saved thread is damaged: its appVersion')
+  return { version, threadId: threadId as string, savedAt: savedAt as number, appVersion, model }
 }
+
+/** The thread in the app's current version: `migrate` runs when the saved one differs. */
+function migrated(saved: SavedThread, versioning: AppVersioning | undefined): SavedThread {
+  const current = versioning?.version ?? 0
+  // A store without `persist` declares no version; a thread without one came from such a store.
+  if (!versioning || saved.appVersion === undefined || saved.appVersion === current) return saved
+  if (!versioning.migrate) {
+    throw refused('no-migrate', `The saved thread has app version ${saved.appVersion}; this store is version ${current} and has no persist.migrate`)
+  }
+  let result: unknown
+  try {
+    result = versioning.migrate(saved, saved.appVersion)
+  } catch (error) {
+    throw refused('migrate-failed', `persist.migrate threw on app version ${saved.appVersion}: ${messageOf(error)}`, error)
+  }
+  if (!isPlainObject(result) || isPromise(result))
+    throw refused('migrate-failed', 'persist.migrate returned no saved thread (it must return one, synchronously)')
+  return { ...(result as unknown as SavedThread), appVersion: current }
+}
+
+/** Every part of the saved conversation, by the saved format; and the thread it says it is. */
+function checkModel(saved: SavedThread): void {
+  const misfit = misfitOf(saved.model)
+  if (misfit) throw refused('damaged', `The saved thread is damaged: ${misfit} has the wrong shape`)
+  if (saved.model.snapshot.threadId !== saved.threadId) throw refused('damaged', 'The saved thread is damaged: its thread id')
+}
+
+const isPromise = (value: object) => typeof (value as { then?: unknown }).then === 'function'
 
 const refused = (reason: string, message: string, cause?: unknown) =>
   new AgentStoreError('RESTORE', message, cause === undefined ? { reason } : { reason, cause })

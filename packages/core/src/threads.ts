@@ -228,7 +228,15 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     if (!old) return
     // Restored as opening it would restore it (errors are reported when it is opened).
     const { onError: _onError, ...quiet } = shared
-    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...(value == null ? {} : { restore: value as SerializedThread }) }).getState()
+    // The app's version and migrate too, with a storage that keeps nothing: this store only reads.
+    const { version, migrate } = persist!
+    const versioning = { storage: nowhere, ...(version === undefined ? {} : { version }), ...(migrate ? { migrate } : {}) }
+    const opening = createAgentStore<S>({
+      ...quiet,
+      threadId: id,
+      persist: versioning,
+      ...(value == null ? {} : { restore: value as SerializedThread }),
+    }).getState()
     const hasConfirmation = opening.confirmations.length > 0
     if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
     setSummaries(summaries.map((s) => (s === old ? { ...old, status: opening.status, hasConfirmation } : s)))
@@ -445,6 +453,8 @@ function titleOf<S>(snapshot: AgentSnapshot<S>): string | undefined {
   if (!text) return undefined
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text
 }
+
+const nowhere: PersistOptions['storage'] = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined }
 
 /** Deletions remembered in the stored list, so that another tab does not list those threads again. */
 const MAX_DELETED = 200

@@ -1,5 +1,5 @@
 import type { AbstractAgent } from '@ag-ui/client'
-import type { BaseEvent, Context, Message, RunAgentInput, TokenUsage, Tool } from '@ag-ui/core'
+import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, TokenUsage, Tool, ToolMessage } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
 
 export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
@@ -227,21 +227,164 @@ export interface PersistOptions {
    * returns when it is a function (an unsubscribe). With `localStorage` the page's `storage` event is followed without it.
    */
   watch?: (key: string, changed: () => void) => unknown
+  /**
+   * The version of the app's saved state (default 0), saved with each thread. Raise it when the
+   * state's shape changes, and give `migrate`: a thread saved by another version is refused without it.
+   */
+  version?: number
+  /**
+   * Turns a thread saved by app version `fromVersion` into one of `version` (its state, wherever
+   * `SavedModel` says it appears). Called on restore, synchronously; one that throws, or a thread of
+   * another version with no `migrate`, is refused (RESTORE) and the store starts from `initialState`.
+   */
+  migrate?: (saved: SavedThread, fromVersion: number) => SavedThread
 }
 
 /** Everything a store needs to continue a conversation: `JSON.stringify` round-trips it. */
 export interface SerializedThread {
-  /** The format's version (`THREAD_VERSION` in thread.ts). */
-  readonly version: 1
+  /** The saved-thread format (see `SavedThread`). */
+  readonly version: 2
   readonly threadId: string
   /** `Date.now()` when it was taken. */
   readonly savedAt: number
+  /** The app's `persist.version` (default 0); absent when the store has no `persist`. */
+  readonly appVersion?: number
   /**
-   * The store's model: messages, committed state, drafts with their baselines, open confirmations,
-   * answers not yet delivered, the user's edits not yet sent, the interrupts already answered and
-   * the last run's options. Its layout belongs to the store: read it through a store, not directly.
+   * The conversation in the `SavedModel` layout, as JSON: a value that is `undefined` is written
+   * `{ "$agent-state:undefined": true }`, an error `{ "$agent-state:error": { code, message, … } }`.
    */
   readonly model: unknown
+}
+
+/** A saved thread as `persist.migrate` receives and returns it: format `FORMAT_VERSION`, its values decoded. */
+export interface SavedThread {
+  /** The library's saved-thread format. */
+  readonly version: 2
+  readonly threadId: string
+  /** `Date.now()` when it was saved. */
+  readonly savedAt: number
+  /** The app's `persist.version` when it was saved; undefined for a thread serialized by a store without `persist`. */
+  readonly appVersion: number | undefined
+  readonly model: SavedModel
+}
+
+/** What the view showed: the snapshot's parts. */
+export interface SavedView {
+  /** The app's state, as shown (the committed state plus drafts). */
+  readonly state: unknown
+  /** The app's state, as the next run sends it. */
+  readonly committed: unknown
+  readonly status: RunStatus
+  readonly requesting: boolean
+  readonly steps: readonly string[]
+  readonly messages: readonly Message[]
+  readonly threadId: string
+  readonly runId: string | undefined
+  readonly error: AgentStoreError | undefined
+  readonly predictions: readonly Prediction[]
+  readonly confirmations: readonly Confirmation[]
+  readonly subagents: readonly Subagent[]
+  readonly subagentSteps: readonly SubagentStep[]
+  readonly run: RunInfo | undefined
+}
+
+/** A top-level state key whose shown value is a tool call's draft. */
+export interface SavedDraft {
+  readonly stateKey: string
+  readonly runId: string | undefined
+  readonly toolCallId: string | undefined
+  readonly tool: string | undefined
+  readonly toolArgument: string
+  readonly complete: boolean
+  readonly existed: boolean
+  /** The key's value before the draft (the app's state). */
+  readonly baseline: unknown
+}
+
+/** The user's edits relative to a server state. */
+export interface SavedEdit {
+  readonly base: unknown
+  readonly mine: unknown
+  readonly whole: readonly string[]
+}
+
+export interface SavedRunContext {
+  readonly runId: string | undefined
+  readonly requestId: string | undefined
+  readonly base: unknown
+  readonly mappings: readonly PredictionMapping[]
+  readonly toolCallsBefore: readonly string[]
+  readonly messagesBefore: readonly string[]
+  readonly onInterrupts: readonly { readonly value: unknown; readonly interruptId: string | undefined }[]
+  readonly userKeys: readonly string[]
+  readonly streaming: Readonly<Record<string, string>>
+  readonly stopped: readonly string[]
+  readonly sawState: boolean
+  readonly holding: boolean
+  readonly resumedCalls: readonly string[]
+}
+
+export interface SavedSettings {
+  readonly tools: readonly Tool[]
+  readonly context: readonly Context[]
+  readonly forwardedProps: unknown
+}
+
+/** Answers given and not yet delivered, with what to put back if they never arrive. */
+export interface SavedOutbox {
+  readonly answers: readonly { readonly resume?: ResumeEntry; readonly message?: ToolMessage; readonly command?: unknown }[]
+  readonly answered: readonly Confirmation[]
+  readonly settings: Partial<SavedSettings>
+  readonly restore: {
+    readonly server: unknown
+    readonly drafts: readonly SavedDraft[]
+    readonly state: unknown
+    readonly committed: unknown
+    readonly predictions: readonly Prediction[]
+    readonly confirmations: readonly Confirmation[]
+    readonly messages: readonly Message[]
+  }
+}
+
+/** A run whose stream was cut: what a reconnect rebuilds it from. */
+export interface SavedRejoin {
+  readonly runId: string
+  readonly start: SavedModel
+  readonly cut?: SavedModel | undefined
+  readonly after?: unknown
+  readonly lastEventId?: string | undefined
+}
+
+/** The request that was open when the thread was saved (a restore ends it, or reconnects). */
+export interface SavedRequest {
+  readonly id: string
+  readonly delivered: boolean
+  readonly start?: SavedModel | undefined
+  readonly rejoining?: SavedRejoin | undefined
+  readonly replaying?: boolean
+  readonly unchanged?: { readonly shown: SavedView; readonly before: SavedView } | undefined
+}
+
+/**
+ * A conversation as saved. The app's state appears in `snapshot.state`, `snapshot.committed` and
+ * `server`, and while a run or an answer is pending also in the drafts' baselines, `edit`,
+ * `userEdits`, `run.base`, `outbox.restore`, `request` and `rejoin`.
+ */
+export interface SavedModel {
+  readonly snapshot: SavedView
+  /** The state as the server last said it. */
+  readonly server: unknown
+  readonly drafts: readonly SavedDraft[]
+  readonly edit: SavedEdit | undefined
+  readonly userEdits: readonly SavedEdit[]
+  readonly run: SavedRunContext | undefined
+  readonly request: SavedRequest | undefined
+  readonly rejoin: SavedRejoin | undefined
+  readonly outbox: SavedOutbox | undefined
+  /** The last run's tools, context and forwardedProps: the run an answer starts sends them again. */
+  readonly settings: SavedSettings
+  /** Interrupts whose answers reached the server: never opened again. */
+  readonly answeredInterrupts: readonly string[]
 }
 
 export interface RunOptions {

@@ -4,6 +4,7 @@ import {
   createAgentThreads,
   type PersistOptions,
   type PersistStorage,
+  type SavedThread,
   type SerializedThread,
 } from '@agent-state/core'
 import { describe, expectTypeOf, it } from 'vitest'
@@ -13,8 +14,11 @@ import { describe, expectTypeOf, it } from 'vitest'
 const initialState = { document: '' }
 
 describe('persist', () => {
-  it('takes a storage, with an optional key, throttle and watch', () => {
-    expectTypeOf<keyof PersistOptions>().toEqualTypeOf<'storage' | 'key' | 'throttleMs' | 'watch'>()
+  it('takes a storage, with an optional key, throttle, watch, app version and migrate', () => {
+    expectTypeOf<keyof PersistOptions>().toEqualTypeOf<'storage' | 'key' | 'throttleMs' | 'watch' | 'version' | 'migrate'>()
+    expectTypeOf<PersistOptions['version']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<PersistOptions['migrate']>().toEqualTypeOf<((saved: SavedThread, fromVersion: number) => SavedThread) | undefined>()
+    createAgentStore({ initialState, persist: { storage: localStorage, version: 2, migrate: (saved, from) => (from < 2 ? saved : saved) } })
     expectTypeOf<PersistOptions['key']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<PersistOptions['throttleMs']>().toEqualTypeOf<number | undefined>()
     createAgentStore({ initialState, persist: { storage: localStorage } })
@@ -72,7 +76,8 @@ describe('serialize and restore', () => {
     const store = createAgentStore({ initialState })
     const saved = store.serialize()
     expectTypeOf(saved).toEqualTypeOf<SerializedThread>()
-    expectTypeOf(saved.version).toEqualTypeOf<1>()
+    expectTypeOf(saved.version).toEqualTypeOf<2>()
+    expectTypeOf(saved.appVersion).toEqualTypeOf<number | undefined>()
     expectTypeOf(saved.threadId).toEqualTypeOf<string>()
     expectTypeOf(saved.savedAt).toEqualTypeOf<number>()
     expectTypeOf(saved.model).toBeUnknown()
@@ -82,7 +87,7 @@ describe('serialize and restore', () => {
     // @ts-expect-error: the saved thread, not its text
     createAgentStore({ initialState, restore: JSON.stringify(saved) })
     // @ts-expect-error: a saved thread of another version
-    createAgentStore({ initialState, restore: { ...saved, version: 2 } })
+    createAgentStore({ initialState, restore: { ...saved, version: 3 } })
     // @ts-expect-error: the saved thread is read-only
     saved.threadId = 'other'
   })
