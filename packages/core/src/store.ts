@@ -44,6 +44,8 @@ export interface StoreInternals<S = unknown> {
   resume(): void
   /** How many partial-JSON readers the cache beside the model holds (one per streaming drafted tool call). */
   readers(): number
+  /** The saved thread is still being read from an async storage: a change seen meanwhile is its restore. */
+  restoring(): boolean
 }
 
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -80,6 +82,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
   // Whether any input has been processed: a thread restored late (an async storage) replaces only an untouched store.
   let touched = false
   let restoring: Promise<void> = Promise.resolve()
+  let reading = false
   const given = restored ?? saved()
   const restoredRunning = given?.request !== undefined
   let model: Model<TState> = startingModel(given, initial, config)
@@ -123,11 +126,15 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
         return notRestored(error)
       }
       if (isPromise(value)) {
+        reading = true
         restoring = Promise.resolve(value)
           .then(restoreLate, (error) => {
             if (!touched) publish(notRestored(error))
           })
-          .finally(() => persister?.start())
+          .finally(() => {
+            reading = false
+            persister?.start()
+          })
         return undefined
       }
     }
@@ -324,6 +331,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     stop: () => persister?.stop() ?? Promise.resolve(),
     resume: () => persister?.resume(),
     readers: () => config.readers.size,
+    restoring: () => reading,
   } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && restoredRunning && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))

@@ -15,7 +15,7 @@ export interface ThreadSummary {
   /** The first user message, shortened; undefined until there is one. */
   readonly title: string | undefined
   readonly status: RunStatus
-  /** `Date.now()` when a message was added or its status changed. */
+  /** `Date.now()` when a message was added or its status changed; always later than the summary it replaces. */
   readonly updatedAt: number
   readonly hasConfirmation: boolean
 }
@@ -95,6 +95,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const deletedHere = new Set<string>()
   /** Deleted once and opened again here since: the stored record of the deletion no longer holds. */
   const revived = new Set<string>()
+  /** Threads whose listed summary a change of this tab's store made (a restore is none). */
+  const changedHere = new Set<string>()
   /** This tab's deletions in the write in flight: once it has landed, storage holds them. */
   let sending: readonly string[] = []
   const index = indexOptions
@@ -139,8 +141,10 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
 
   /**
    * Another tab's changes to the list: its new threads are added, those it deleted forgotten, and
-   * a summary it updated later taken (unless the thread is live here: this tab's is current).
-   * Nothing of this tab's is dropped. The list is not written for it: storage has it already.
+   * a summary it updated later taken, unless this tab's store changed that thread and holds it:
+   * this tab's is current. A thread merely held here (a new tab restores the one another tab
+   * shows) takes the other tab's: written back, this tab's older one would list it as it no longer
+   * opens. Nothing of this tab's is dropped. The list is not written for it: storage has it already.
    */
   function merge(saved: unknown): void {
     const { threads, deleted: gone } = (saved ?? {}) as { threads?: unknown; deleted?: unknown }
@@ -154,7 +158,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     const added = stored.filter((summary) => !byId.has(summary.id) && !deleted.has(summary.id))
     next = next.map((mine) => {
       const theirs = stored.find((summary) => summary.id === mine.id)
-      return theirs && theirs.updatedAt > mine.updatedAt && !live.has(mine.id) && !leaving.has(mine.id) ? theirs : mine
+      if (!theirs || theirs.updatedAt <= mine.updatedAt || (changedHere.has(mine.id) && (live.has(mine.id) || leaving.has(mine.id)))) return mine
+      changedHere.delete(mine.id)
+      return theirs
     })
     if (added.length === 0 && next.length === summaries.length && next.every((summary, i) => summary === summaries[i])) return
     summaries = [...added, ...next]
@@ -257,12 +263,17 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   }
 
   /** The summary only changes when the list would show something new: not per token. */
-  function summarize(id: string, state: AgentSnapshot<S>, now: number): void {
+  function summarize(id: string, state: AgentSnapshot<S>, now: number, restored: boolean): void {
     const old = summaries.find((s) => s.id === id)
     const title = old?.title ?? titleOf(state)
     const hasConfirmation = state.confirmations.length > 0
     if (old && old.status === state.status && old.title === title && old.hasConfirmation === hasConfirmation) return
-    const summary: ThreadSummary = { id, title, status: state.status, updatedAt: now, hasConfirmation }
+    // A change is later than the summary it replaces, though the clock has not moved on: a tab
+    // merging the list takes the later of two, so a run ending within a millisecond must not tie.
+    // A restore changes nothing: it keeps the stamp, and the tab that changed the thread stays later.
+    const updatedAt = !old ? now : restored ? old.updatedAt : Math.max(now, old.updatedAt + 1)
+    if (!restored) changedHere.add(id)
+    const summary: ThreadSummary = { id, title, status: state.status, updatedAt, hasConfirmation }
     setSummaries(old ? summaries.map((s) => (s.id === id ? summary : s)) : [summary, ...summaries])
   }
 
@@ -286,14 +297,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       // A dropped store the app still holds and changes: it is the thread again (saved and listed).
       if (!live.has(id)) takeBack(id, entry)
       if (state.status !== previous.status || state.messages.length !== previous.messages.length || state.confirmations !== previous.confirmations)
-        summarize(id, state, Date.now())
+        summarize(id, state, Date.now(), storeInternals(store).restoring())
       if (id === activeThreadId) publish()
     })
     const entry: Entry<S> = { store, unsubscribe }
     live.set(id, entry)
-    summarize(id, store.getState(), Date.now())
+    summarize(id, store.getState(), Date.now(), true)
     // An async restore shows the thread's content once it arrives.
-    void store.whenRestored().then(() => live.get(id)?.store === store && summarize(id, store.getState(), Date.now()))
+    void store.whenRestored().then(() => live.get(id)?.store === store && summarize(id, store.getState(), Date.now(), true))
     evict()
     return store
   }
@@ -350,6 +361,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     leaving.delete(threadId)
     detached.delete(threadId)
     dropped.delete(threadId)
+    changedHere.delete(threadId)
     let saving: Promise<void> | undefined
     if (entry) {
       entry.unsubscribe()

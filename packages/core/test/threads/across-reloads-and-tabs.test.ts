@@ -2,7 +2,7 @@
 // edit around a reload: each case a few steps long (the persistence fuzz explores the rest).
 // Each test names the promise it holds the store to; a saved thread is read back as a new page would.
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { type AgentStore, type AgentThreads, createAgentStore, createAgentThreads, type PersistStorage } from '../../src'
 import { MapStorage, SteppedAgent, sleep, throughJson } from './support-threads'
 
@@ -95,6 +95,154 @@ describe('two tabs on one storage', () => {
     expect(storage.items.has('agent-state:a')).toBe(false)
     expect(savedList(storage)).toEqual(['b'])
     expect(listed(page(storage).threads)).toEqual(['b'])
+  })
+
+  it('a thread the other tab opened as its shown one and a run here ended in error: after the other tab writes the list, a reload lists it as it opens', async () => {
+    // A fast run: its summaries (opened, running, failed) all fall within one millisecond.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const storage = new MapStorage()
+      const first = page(storage)
+      const a = first.threads.open('a')
+      await first.threads.flush()
+      // A new tab opens the thread the stored list says is shown (a), then the user opens another there.
+      const second = page(storage)
+      expect(second.threads.getState().activeThreadId).toBe('a')
+      second.threads.open('b').setState({ document: 'from b' })
+      await second.threads.flush()
+      void a.run({ message: 'go' })
+      const agent = first.agents.get('a')!
+      agent.push(started(agent.inputs[0]!))
+      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+      await first.threads.flush()
+      // The second tab writes the list again, merging what storage holds with what it has of a.
+      second.threads.open('c').setState({ document: 'from c' })
+      await second.threads.flush()
+
+      const after = page(storage)
+      const summary = after.threads.getState().threads.find((s) => s.id === 'a')
+      expect(after.threads.store('a')!.getState().status).toBe('error')
+      expect({ status: summary?.status, hasConfirmation: summary?.hasConfirmation }).toEqual({ status: 'error', hasConfirmation: false })
+      expect(second.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('error')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+/** A storage that answers every call a microtask later, as IndexedDB wrappers do. */
+class AsyncMapStorage {
+  readonly items = new Map<string, string>()
+  async getItem(key: string) {
+    return this.items.get(key) ?? null
+  }
+  async setItem(key: string, value: string) {
+    this.items.set(key, value)
+  }
+  async removeItem(key: string) {
+    this.items.delete(key)
+  }
+}
+
+describe('a thread two tabs hold', () => {
+  /** Tab one runs a, streaming; tab two opens on the list tab one wrote: it restores a (its shown thread) idle, then opens b. */
+  async function runningInOneShownInTwo(storage: PersistStorage) {
+    const first = page(storage)
+    await first.threads.whenRestored()
+    const a = first.threads.open('a')
+    await a.whenRestored()
+    void a.run({ message: 'go' })
+    const agent = first.agents.get('a')!
+    agent.push(started(agent.inputs[0]!))
+    await first.threads.flush()
+    const second = page(storage)
+    await second.threads.whenRestored()
+    expect(second.threads.getState().activeThreadId).toBe('a')
+    const restored = second.threads.store('a')!
+    await restored.whenRestored()
+    expect(restored.getState()).toMatchObject({ status: 'idle', messages: [{ role: 'user', content: 'go' }] })
+    second.threads.open('b').setState({ document: 'from b' })
+    await second.threads.flush()
+    return { first, second, a, agent }
+  }
+
+  /** The other tab writes the list again; then a new page reads what its list says of a, and what a opens as. */
+  async function afterTheOtherTabWritesAndAReload(storage: PersistStorage, second: AgentThreads<Doc>) {
+    second.open('c').setState({ document: 'from c' })
+    await second.flush()
+    const after = page(storage)
+    await after.threads.whenRestored()
+    const listedAs = after.threads.getState().threads.find((s) => s.id === 'a')?.status
+    const opened = after.threads.store('a')!
+    await opened.whenRestored()
+    return { listedAs, opensAs: opened.getState().status }
+  }
+
+  it('the run ends in error in the tab that runs it: after the other tab, which restored it, writes the list, a reload lists it as error', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const storage = new MapStorage()
+      const { first, second, agent } = await runningInOneShownInTwo(storage)
+      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+      await first.threads.flush()
+
+      expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("over an async storage: the other tab's restore, arriving late, is no change of the thread (an answer not received yet shows its confirmation there)", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const storage = new AsyncMapStorage()
+      const first = page(storage)
+      await first.threads.whenRestored()
+      const a = first.threads.open('a')
+      await a.whenRestored()
+      void a.run({ message: 'go' })
+      const agent = first.agents.get('a')!
+      for (const event of interruptedRun(agent.inputs[0]!, [{ id: 'i1', toolCallId: 'tc1' }])) agent.push(event)
+      void a.approve('i1')
+      await first.threads.flush()
+      const second = page(storage)
+      await second.threads.whenRestored()
+      const restored = second.threads.store('a')!
+      await restored.whenRestored()
+      expect(restored.getState()).toMatchObject({ status: 'interrupted', confirmations: [{ id: 'i1' }] })
+      second.threads.open('b').setState({ document: 'from b' })
+      await second.threads.flush()
+      agent.push(started(agent.inputs[1]!))
+      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+      await first.threads.flush()
+
+      expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('the tab running it lists it as running while it runs, though the other tab ran it too since and listed its own end', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const storage = new MapStorage()
+      const { first, second, a } = await runningInOneShownInTwo(storage)
+      const there = second.threads.store('a')!
+      void there.run({ message: 'here too' })
+      const agent = second.agents.get('a')!
+      agent.push(started(agent.inputs[0]!))
+      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+      await second.threads.flush()
+      expect(second.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('error')
+      // The first tab writes the list again, merging what the second wrote.
+      first.threads.open('c')
+      await first.threads.flush()
+
+      expect(a.getState().status).toBe('running')
+      expect(first.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('running')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
