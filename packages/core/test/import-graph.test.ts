@@ -50,6 +50,7 @@ const layers: Record<string, Layer> = {
   'thread.ts': 'persistence',
   'model-io.ts': 'persistence',
   'saved-format.ts': 'persistence',
+  'saved-thread.ts': 'persistence',
 
   'run.ts': 'transport',
   'sse-transport.ts': 'transport',
