@@ -15,7 +15,7 @@ export type AgentStoreErrorCode =
   | 'EXPIRED'
   | 'EDIT_CONFLICT'
   | 'INVALID_ANSWER'
-  /** A saved thread that cannot be restored: an unknown version, or damaged. */
+  /** A saved thread that cannot be restored: an unknown format, damaged, or another app version without a working migrate. */
   | 'RESTORE'
   /** The persist storage failed (a quota, a closed database); the store goes on. */
   | 'PERSIST'

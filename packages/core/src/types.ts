@@ -197,8 +197,9 @@ export interface AgentStoreOptions<TState> {
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */
   timeoutMs?: number
   /**
-   * A thread saved by `serialize()` to continue from. One of an unknown version or damaged is
-   * refused (RESTORE, through `onError` and `error`) and the store starts from `initialState`.
+   * A thread saved by `serialize()` to continue from. One of an unknown format, damaged, or of
+   * another app version without a working `persist.migrate` is refused (RESTORE, through `onError`
+   * and `error`) and the store starts from `initialState`.
    */
   restore?: SerializedThread | null | undefined
   /**
