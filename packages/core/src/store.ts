@@ -345,7 +345,7 @@ export function machineConfig<S>(from: AgentStoreOptions<S>, initial: AgentSnaps
     confirmTools: new Set(from.confirmTools ?? ['confirm_changes']),
     predict: [...(from.predict ?? [])],
     merge: { arrayKeys: from.arrayKeys ?? ['id', 'key'] },
-    keepFailedRunChanges: from.keepFailedRunChanges ?? from.keepDraftsOnError ?? false,
+    keepFailedRunChanges: from.keepFailedRunChanges ?? false,
     hasAgent: from.agent !== undefined,
     timeoutMs: from.timeoutMs,
     readers: new Map(),

@@ -190,8 +190,6 @@ export interface AgentStoreOptions<TState> {
    * run (default false: rolled back, keeping the user's own edits made during it).
    */
   keepFailedRunChanges?: boolean
-  /** @deprecated the old name of `keepFailedRunChanges`. */
-  keepDraftsOnError?: boolean
   /** Fields that identify array elements when the user's edits are carried over the server's changes (default `['id', 'key']`). */
   arrayKeys?: readonly string[]
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */

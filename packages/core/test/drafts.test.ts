@@ -86,8 +86,8 @@ describe('drafts from tool arguments', () => {
     expect(store.getState().committed.document).toBe('y')
   })
 
-  it('discards drafts on abort(), or keeps them with keepDraftsOnError', async () => {
-    for (const keepDraftsOnError of [false, true]) {
+  it('discards drafts on abort(), or keeps them with keepFailedRunChanges', async () => {
+    for (const keepFailedRunChanges of [false, true]) {
       let release = () => {}
       const agent = new ScriptedAgent({
         runs: [
@@ -100,7 +100,7 @@ describe('drafts from tool arguments', () => {
         ],
         delay: 1,
       })
-      const store = createAgentStore({ agent, initialState, keepDraftsOnError })
+      const store = createAgentStore({ agent, initialState, keepFailedRunChanges })
       const done = store.run()
       await new Promise<void>((resolve) => {
         release = resolve
@@ -109,7 +109,7 @@ describe('drafts from tool arguments', () => {
       store.abort()
       await done
       expect(store.getState().status).toBe('idle')
-      expect(store.getState().state.document).toBe(keepDraftsOnError ? 'half' : 'old')
+      expect(store.getState().state.document).toBe(keepFailedRunChanges ? 'half' : 'old')
       expect(store.getState().committed).toBe(store.getState().state)
     }
   })

@@ -48,6 +48,8 @@ describe('createAgentStore', () => {
     })
     // @ts-expect-error: not an option
     createAgentStore({ initialState, retries: 3 })
+    // @ts-expect-error: the old name of keepFailedRunChanges is gone (no deprecated aliases before 1.0)
+    createAgentStore({ initialState, keepDraftsOnError: true })
     // @ts-expect-error: initialState is required
     createAgentStore({ threadId: 't1' })
     // @ts-expect-error: a limit the store does not have

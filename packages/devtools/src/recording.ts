@@ -70,7 +70,7 @@ export function writeRecording<S>(
   const initial = (store as ReadableAgentStore<S>).getInitialState()
   const plain: Record<string, unknown> = {}
   for (const key of ['predict', 'confirmTools', 'arrayKeys', 'limits', 'timeoutMs'] as const) if (options[key] !== undefined) plain[key] = options[key]
-  const keep = options.keepFailedRunChanges ?? options.keepDraftsOnError
+  const keep = options.keepFailedRunChanges
   if (keep !== undefined) plain.keepFailedRunChanges = keep
   const header: RecordingHeader = {
     format: RECORDING_FORMAT,
