@@ -504,4 +504,6 @@ function watchOf(options: PersistOptions): PersistOptions['watch'] {
 }
 
 const indexError = (error: unknown) =>
-  error instanceof AgentStoreError ? error : new AgentStoreError('PERSIST', `The list of threads could not be read: ${messageOf(error)}`, { reason: 'read', cause: error })
+  error instanceof AgentStoreError
+    ? error
+    : new AgentStoreError('PERSIST', `The list of threads could not be read: ${messageOf(error)}`, { reason: 'read', cause: error })
