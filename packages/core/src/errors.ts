@@ -1,6 +1,9 @@
 /** Stable error codes: match on these, never on messages. */
 export type AgentStoreErrorCode = keyof AgentStoreErrorDetailsByCode
 
+/** A code that carries nothing besides its message. */
+export type NoDetails = Record<never, never>
+
 /** A patch or value beyond one of the store's limits. */
 export type AgentStoreLimit = 'maxDepth' | 'maxOpsPerDelta' | 'maxStateBytes' | 'maxEventBytes'
 
@@ -22,7 +25,7 @@ export interface AgentStoreErrorDetailsByCode {
   /** The request failed: `http` (with `status`), `timeout` (nothing for `timeoutMs`), `incomplete` (the stream ended before the run did), `network` (anything else). */
   TRANSPORT: { reason: 'http' | 'timeout' | 'incomplete' | 'network'; status?: number | undefined }
   /** The state validator or schema refused a state. */
-  VALIDATION: {}
+  VALIDATION: NoDetails
   /** Which limit was exceeded, and where when known. */
   LIMIT_EXCEEDED: {
     limit: AgentStoreLimit
@@ -31,13 +34,13 @@ export interface AgentStoreErrorDetailsByCode {
     opIndex?: number | undefined
     op?: string | undefined
   }
-  RUN_ACTIVE: {}
-  NO_AGENT: {}
+  RUN_ACTIVE: NoDetails
+  NO_AGENT: NoDetails
   /** A listener threw; the store went on. */
-  LISTENER: {}
-  PENDING_CONFIRMATION: {}
-  NO_CONFIRMATION: {}
-  EXPIRED: {}
+  LISTENER: NoDetails
+  PENDING_CONFIRMATION: NoDetails
+  NO_CONFIRMATION: NoDetails
+  EXPIRED: NoDetails
   /**
    * The user's edit at `path` was not applied; `value` is what they set there (absent for a removal),
    * so the UI can offer it again. `changed`: the agent changed what the user changed or removed;
@@ -63,9 +66,10 @@ export type AgentStoreErrorDetails<C extends AgentStoreErrorCode = AgentStoreErr
 type Cause = { cause?: unknown }
 /** The details argument: optional where a code has no required field. */
 type DetailsArgument<C extends AgentStoreErrorCode> =
-  {} extends AgentStoreErrorDetails<C> ? [details?: AgentStoreErrorDetails<C> & Cause] : [details: AgentStoreErrorDetails<C> & Cause]
+  NoDetails extends AgentStoreErrorDetails<C> ? [details?: AgentStoreErrorDetails<C> & Cause] : [details: AgentStoreErrorDetails<C> & Cause]
 
-class StoreError extends Error {
+// Named AgentStoreError at runtime too (constructor.name, stack traces), as before the union.
+const StoreError = class AgentStoreError extends Error {
   readonly code: AgentStoreErrorCode
 
   constructor(code: AgentStoreErrorCode, message: string, details: object & Cause = {}) {
