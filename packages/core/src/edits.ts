@@ -52,16 +52,19 @@ function merge(base: unknown, mine: unknown, theirs: unknown, path: string, cont
   if (Array.isArray(base) && Array.isArray(mine) && Array.isArray(theirs)) return mergeArrays(base, mine, theirs, path, context)
   if (!inElement) return mine
   // Inside an array element both sides changed: the agent's value stays, the user's is handed back.
-  conflict(context, path, mine, 'the agent changed the same value')
+  conflict(context, path, mine, 'changed', 'the agent changed the same value')
   return theirs
 }
 
-function conflict(context: Context, path: string, value: unknown, why: string) {
+/** `changed`: the agent changed what the edit changed or removed; `removed`: the agent removed what the edit changed. */
+type ConflictReason = AgentStoreError<'EDIT_CONFLICT'>['reason']
+
+function conflict(context: Context, path: string, value: unknown, reason: ConflictReason, why: string) {
   context.conflicts.push(
     new AgentStoreError('EDIT_CONFLICT', `Your edit at ${path || '/'} was not applied: ${why}`, {
       path,
       ...(value === ABSENT ? {} : { value }),
-      reason: why,
+      reason,
     }),
   )
 }
@@ -90,9 +93,9 @@ function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, pa
     const at = `${path}/${escapeToken(key)}`
     if (whole.includes(key) || server === before) write(key, after)
     else if (server === after) continue
-    else if (server === ABSENT) conflict(context, at, after, 'the agent removed it')
+    else if (server === ABSENT) conflict(context, at, after, 'removed', 'the agent removed it')
     else if (after !== ABSENT && before !== ABSENT) write(key, merge(before, after, server, at, context, inElement))
-    else if (inElement) conflict(context, at, after, 'the agent changed it')
+    else if (inElement) conflict(context, at, after, 'changed', 'the agent changed it')
     else write(key, after)
   }
   return out ?? theirs
@@ -129,9 +132,9 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
 
   const result: unknown[] = theirs.slice()
   const removed = new Uint8Array(theirs.length)
-  const gone = (b: number, m: number, why: string) => {
+  const gone = (b: number, m: number, reason: ConflictReason, why: string) => {
     const leaf = changedLeaf(base[b], mine[m], `${path}/${m}`)
-    conflict(context, leaf.path, leaf.value, why)
+    conflict(context, leaf.path, leaf.value, reason, why)
   }
 
   // Changes to elements that were there: modifications and deletions.
@@ -140,17 +143,18 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
     const inTheirs = toTheirs[b]!
     if (inMine !== -1) {
       if (mine[inMine] === base[b]) continue
-      if (inTheirs === -1) gone(b, inMine, 'the element it changed is gone')
+      if (inTheirs === -1) gone(b, inMine, 'removed', 'the element it changed is gone')
       else result[inTheirs] = merge(base[b], mine[inMine], theirs[inTheirs], `${path}/${inMine}`, context, true)
     } else if (modifiedBy[b] !== -1) {
       const m = modifiedBy[b]!
       if (inTheirs !== -1) result[inTheirs] = mine[m]
-      else gone(b, m, changedByAgent[b] !== -1 ? 'the agent changed the same element' : 'the element it changed is gone')
+      else if (changedByAgent[b] !== -1) gone(b, m, 'changed', 'the agent changed the same element')
+      else gone(b, m, 'removed', 'the element it changed is gone')
     } else if (inTheirs !== -1) {
       // Deleted by the user: gone too, unless the agent changed it in the meantime.
-      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(context, `${path}/${b}`, ABSENT, 'the agent changed the element you removed')
+      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
       else removed[inTheirs] = 1
-    } else if (changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'the agent changed the element you removed')
+    } else if (changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
   }
 
   // Elements the user added go after the element they followed in the user's array; what the

@@ -1,4 +1,4 @@
-export type { AgentStoreErrorCode, AgentStoreErrorDetails } from './errors'
+export type { AgentStoreErrorCode, AgentStoreErrorDetails, AgentStoreErrorDetailsByCode, AgentStoreLimit, AnyAgentStoreError } from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'

@@ -105,7 +105,7 @@ export function createWriter(options: PersistOptions, text: () => string | Promi
       unsaved = false
     } catch (error) {
       unsaved = true
-      report(new AgentStoreError('PERSIST', `The thread could not be saved: ${messageOf(error)}`, { cause: error }))
+      report(new AgentStoreError('PERSIST', `The thread could not be saved: ${messageOf(error)}`, { reason: 'write', cause: error }))
     }
   }
 

@@ -107,7 +107,7 @@ export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers:
 
   // A stream that completes by itself needs no cancelling: the response was read to its end.
   const finish = () => {
-    if (!ended) return stop(bodyError ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR'))
+    if (!ended) return stop(bodyError ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
     open = false
     clearTimeout(timer)
   }
@@ -228,7 +228,7 @@ export function toStoreError(error: unknown): AgentStoreError {
   const message = error instanceof Error ? error.message : String(error)
   const status = (error as { status?: unknown } | null)?.status
   if (typeof status === 'number') {
-    return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { status, cause: error })
+    return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause: error })
   }
   if (error instanceof AGUIError) {
     // verifyEvents: the server broke the protocol's lifecycle order.
@@ -238,5 +238,5 @@ export function toStoreError(error: unknown): AgentStoreError {
     // A transport of another kind that parses JSON itself.
     return new AgentStoreError('INVALID_EVENT', `The agent sent data that is not JSON: ${message}`, { cause: error })
   }
-  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { cause: error })
+  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
 }

@@ -153,7 +153,7 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
 
   /** Reported, and shown as the store's error: the store starts from `initialState`. */
   function notRestored(cause: unknown): Model<TState> {
-    const error = cause instanceof AgentStoreError ? cause : persistError('read', cause)
+    const error = cause instanceof AgentStoreError ? cause : notReadError(cause)
     report(error)
     return { ...initialModel(initial), snapshot: { ...initial, error } }
   }
@@ -397,8 +397,8 @@ function isUrgent<S>(input: Input<S>, step: Step<S>, before: Model<S>): boolean 
   return before.snapshot.status !== after.snapshot.status || before.snapshot.confirmations !== after.snapshot.confirmations
 }
 
-const persistError = (what: string, error: unknown) =>
-  new AgentStoreError('PERSIST', `The saved thread could not be ${what}: ${messageOf(error)}`, { cause: error })
+const notReadError = (error: unknown) =>
+  new AgentStoreError('PERSIST', `The saved thread could not be read: ${messageOf(error)}`, { reason: 'read', cause: error })
 
 /** The options a run keeps and may send again (an answer's run resends them): copied, so the app's objects stay its own. */
 function ownOptions<T extends RunOptions>(runOptions: T): T {

@@ -93,5 +93,5 @@ function checkModel(saved: SavedThread): void {
 
 const isPromise = (value: object) => typeof (value as { then?: unknown }).then === 'function'
 
-const refused = (reason: string, message: string, cause?: unknown) =>
+const refused = (reason: AgentStoreError<'RESTORE'>['reason'], message: string, cause?: unknown) =>
   new AgentStoreError('RESTORE', message, cause === undefined ? { reason } : { reason, cause })

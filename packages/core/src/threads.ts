@@ -373,7 +373,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       await saving
       await persist?.storage.removeItem(`${prefix}:${threadId}`)
     } catch (error) {
-      report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { cause: error }))
+      report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { reason: 'remove', cause: error }))
     }
   }
 
@@ -504,4 +504,6 @@ function watchOf(options: PersistOptions): PersistOptions['watch'] {
 }
 
 const indexError = (error: unknown) =>
-  error instanceof AgentStoreError ? error : new AgentStoreError('PERSIST', `The list of threads could not be read: ${messageOf(error)}`, { cause: error })
+  error instanceof AgentStoreError
+    ? error
+    : new AgentStoreError('PERSIST', `The list of threads could not be read: ${messageOf(error)}`, { reason: 'read', cause: error })

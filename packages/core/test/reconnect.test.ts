@@ -207,7 +207,7 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     agent.log.length = 0
     await store.reconnect()
     expect(errors.map((e) => [e.code, e.reason])).toEqual([
-      ['TRANSPORT', undefined],
+      ['TRANSPORT', 'network'],
       ['RECONNECT', 'not-found'],
     ])
     expect(store.getState()).toBe(before)

@@ -48,7 +48,7 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
   const { maxDepth, maxOpsPerDelta, maxStateBytes } = limits
   const result = applyPatch(existing.content, event.patch, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
   if (!result.ok) {
-    const details = { eventType: event.type, opIndex: result.opIndex, op: result.op, path: result.path, reason: result.reason }
+    const details = { eventType: event.type, opIndex: result.opIndex, op: result.op, path: result.path }
     const where = `ACTIVITY_DELTA op ${result.opIndex} (${result.op} ${result.path}) on "${event.messageId}"`
     if (result.limit) throw new AgentStoreError('LIMIT_EXCEEDED', `${where}: ${result.reason}`, { ...details, limit: result.limit })
     throw new AgentStoreError('PATCH_FAILED', `${where} failed: ${result.reason}`, details)
@@ -61,7 +61,6 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
       throw new AgentStoreError('PATCH_FAILED', `ACTIVITY_DELTA on "${event.messageId}" would make its content a non-object`, {
         eventType: event.type,
         path: '',
-        reason: 'the content of an activity must be an object',
       })
     }
     const measured = measureJson(content, maxDepth, maxStateBytes)

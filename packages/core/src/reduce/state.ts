@@ -96,7 +96,7 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
   const { maxDepth, maxOpsPerDelta, maxStateBytes } = rules.limits
   const result = applyPatch(current, operations, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
   if (!result.ok) {
-    const details = { opIndex: result.opIndex, op: result.op, path: result.path, reason: result.reason }
+    const details = { opIndex: result.opIndex, op: result.op, path: result.path }
     if (result.limit) {
       throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}): ${result.reason}`, {
         ...details,

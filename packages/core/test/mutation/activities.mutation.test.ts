@@ -104,7 +104,6 @@ describe('ACTIVITY_DELTA', () => {
       opIndex: 0,
       op: 'remove',
       path: '/nope',
-      reason: 'path not found',
       message: 'ACTIVITY_DELTA op 0 (remove /nope) on "act" failed: path not found',
     })
   })
@@ -122,7 +121,6 @@ describe('ACTIVITY_DELTA', () => {
       opIndex: 1,
       op: 'add',
       path: '/b',
-      reason: 'more than 1 operations',
       limit: 'maxOpsPerDelta',
       message: 'ACTIVITY_DELTA op 1 (add /b) on "act": more than 1 operations',
     })
@@ -160,7 +158,6 @@ describe('ACTIVITY_DELTA', () => {
         code: 'PATCH_FAILED',
         eventType: 'ACTIVITY_DELTA',
         path: '',
-        reason: 'the content of an activity must be an object',
         message: 'ACTIVITY_DELTA on "act" would make its content a non-object',
       })
     }

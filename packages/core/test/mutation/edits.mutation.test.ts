@@ -3,15 +3,24 @@ import { matchBySequence, mergeEdit, rebaseEdit, recordEdit } from '../../src/ed
 import type { AgentStoreError } from '../../src/errors'
 
 // The three-way merge of edits.ts pinned value by value: results, their identity (a merge that
-// changes nothing hands back the server's own value), and every conflict's path, value and reason.
+// changes nothing hands back the server's own value), and every conflict's path, value and reason (a slug; the prose is in the message).
 
 const options = { arrayKeys: ['id', 'key'] }
 const brief = (c: AgentStoreError) => ({ code: c.code, message: c.message, path: c.path, reason: c.reason, value: c.value })
-const conflict = (path: string, reason: string, value?: unknown) => ({
+// Each message's prose and the slug the conflict carries for it.
+const slugs: Record<string, string> = {
+  'the agent removed it': 'removed',
+  'the element it changed is gone': 'removed',
+  'the agent changed it': 'changed',
+  'the agent changed the same value': 'changed',
+  'the agent changed the same element': 'changed',
+  'the agent changed the element you removed': 'changed',
+}
+const conflict = (path: string, why: string, value?: unknown) => ({
   code: 'EDIT_CONFLICT',
-  message: `Your edit at ${path} was not applied: ${reason}`,
+  message: `Your edit at ${path} was not applied: ${why}`,
   path,
-  reason,
+  reason: slugs[why],
   value,
 })
 const merged = (base: unknown, mine: unknown, theirs: unknown, whole: readonly string[] = []) => {

@@ -217,7 +217,7 @@ describe('failed', () => {
     const m = machine()
     m.run('q1')
     const before = m.model
-    const step = m.step({ type: 'failed', requestId: 'q0', error: new AgentStoreError('TRANSPORT', 'x') })
+    const step = m.step({ type: 'failed', requestId: 'q0', error: new AgentStoreError('TRANSPORT', 'x', { reason: 'network' }) })
     expect(step.model).toBe(before)
     expect(step.effects).toStrictEqual([])
   })
@@ -226,7 +226,7 @@ describe('failed', () => {
     const m = machine()
     m.run('q1')
     m.events([ev.runStarted('q1')], 'q1')
-    const error = new AgentStoreError('TRANSPORT', 'gone')
+    const error = new AgentStoreError('TRANSPORT', 'gone', { reason: 'network' })
     const step = m.step({ type: 'failed', requestId: 'q1', error })
     expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q1', 'none')])
     expect(step.model.snapshot).toMatchObject({ status: 'error', error })
@@ -270,7 +270,7 @@ describe('reconnect', () => {
     const m = machine(over)
     m.run('q1', { tools: [{ name: 't', description: 'd', parameters: {} }], context: [{ description: 'c', value: 'v' }], forwardedProps: { f: 1 } })
     m.events([ev.runStarted('srv1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     return m
   }
 
@@ -323,15 +323,14 @@ describe('reconnect', () => {
   })
 
   it('a failed connect reports why, leaves the thread as it was and still rejoinable', () => {
-    for (const [reason, expected] of [
-      ['not-supported', 'not-supported'],
-      [undefined, 'not-found'],
-      ['other', 'not-found'],
+    for (const [cause, expected] of [
+      [new AgentStoreError('RECONNECT', 'HTTP 404', { reason: 'not-supported' }), 'not-supported'],
+      [new AgentStoreError('TRANSPORT', 'HTTP 404', { reason: 'http', status: 404 }), 'not-found'],
+      [new AgentStoreError('TRANSPORT', 'HTTP 404', { reason: 'network' }), 'not-found'],
     ] as const) {
       const m = dropped()
       const thread = m.model.snapshot
       m.step({ type: 'reconnect', requestId: 'c1' })
-      const cause = new AgentStoreError('TRANSPORT', 'HTTP 404', reason ? { reason } : {})
       const step = m.step({ type: 'failed', requestId: 'c1', error: cause })
       const report = step.effects[0] as Extract<Effect, { type: 'report' }>
       expect(step.effects).toStrictEqual([report, release('c1', 'none')])
@@ -437,7 +436,7 @@ describe('a dropped run rebuilt by the replay', () => {
     m.model = initialModel(blankSnapshot('th', state))
     m.run('q1')
     m.events([ev.runStarted('srv1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     return m
   }
 
@@ -491,7 +490,7 @@ describe('answers', () => {
     expect(m.model.outbox).toBeDefined()
     m.step({ type: 'setState', update: { n: 4 } })
     expect(m.model.userEdits).toHaveLength(1)
-    const error = new AgentStoreError('TRANSPORT', 'HTTP 503')
+    const error = new AgentStoreError('TRANSPORT', 'HTTP 503', { reason: 'http' })
     const step = m.step({ type: 'failed', requestId: 'q2', error })
     expect(step.effects).toStrictEqual([{ type: 'report', error }, release('q2', 'none')])
     const model = step.model
@@ -592,7 +591,7 @@ describe('a resumed run dropped after delivery', () => {
     m.events([ev.runStarted('r1'), ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })])
     m.step({ type: 'answer', id: 'i1', answer: { kind: 'approve', edits: undefined }, options: undefined, now: 0, runId: 'q2', messageId: 'mq2' })
     m.events([ev.runStarted('q2')], 'q2')
-    m.step({ type: 'failed', requestId: 'q2', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q2', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     expect(m.model.rejoin?.start.outbox).toBeDefined()
     m.step({ type: 'reconnect', requestId: 'c1' })
     m.events([ev.runStarted('q2')], 'c1')
@@ -609,7 +608,7 @@ describe('dropRequest', () => {
   it('a request that fails before any event leaves nothing to rejoin', () => {
     const m = machine()
     m.run('q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'refused') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'refused', { reason: 'network' }) })
     expect(m.model.rejoin).toBeUndefined()
     expect(m.model.snapshot.status).toBe('error')
     expect(m.step({ type: 'reconnect', requestId: 'c1' }).refused?.reason).toBe('nothing-to-rejoin')
@@ -619,7 +618,7 @@ describe('dropRequest', () => {
     const m = machine()
     m.run('q1')
     m.events([ev.textStart('a1')], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     expect(m.model.rejoin?.runId).toBe('q1')
   })
 
@@ -627,7 +626,7 @@ describe('dropRequest', () => {
     const m = machine()
     m.run('q1')
     m.events([ev.runStarted('q1')], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     expect(m.model.rejoin?.runId).toBe('q1')
     m.run('q2')
     expect(m.model.rejoin).toBeUndefined()
@@ -673,7 +672,7 @@ describe('every way a run fails drops the tool call it cut off mid-arguments', (
 
   it('a failed request', () => {
     const m = cut('request')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x', { reason: 'network' }) })
     expect(ids(m.model)).toStrictEqual([])
   })
 
@@ -720,7 +719,7 @@ describe('details of the transition', () => {
       m.step({ type: 'event', event: ev.runStarted('r1') }).effects,
       m.step({ type: 'event', event: { type: 'NEWER_EVENT' } }).effects,
       m.step({ type: 'event', event: ev.snapshot({ n: 1 }), requestId: 'gone' }).effects,
-      m.step({ type: 'failed', requestId: 'gone', error: new AgentStoreError('TRANSPORT', 'x') }).effects,
+      m.step({ type: 'failed', requestId: 'gone', error: new AgentStoreError('TRANSPORT', 'x', { reason: 'network' }) }).effects,
     ]
     for (const list of lists) {
       expect(list).toStrictEqual([])
@@ -750,7 +749,7 @@ describe('details of the transition', () => {
     const m = machine()
     m.run('q1', { tools: [{ name: 't', description: 'd', parameters: {} }], context: [{ description: 'c', value: 'v' }] })
     m.events([ev.runStarted('q1')], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'x', { reason: 'network' }) })
     const settings = m.model.rejoin!.start.settings
     const { input } = m.step({ type: 'reconnect', requestId: 'c1' }).effects[0] as Extract<Effect, { type: 'connect' }>
     expect(input.tools).toStrictEqual(settings.tools)
@@ -798,7 +797,7 @@ describe('dropRequest while a reconnect is rejoining (a thread saved during the 
     const m = machine()
     m.run('q1')
     m.events([ev.runStarted('q1'), ev.delta({ op: 'replace', path: '/n', value: 1 })], 'q1')
-    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network') })
+    m.step({ type: 'failed', requestId: 'q1', error: new AgentStoreError('TRANSPORT', 'network', { reason: 'network' }) })
     m.step({ type: 'reconnect', requestId: 'c1' })
     expect(m.model.run).toBeUndefined()
     const thread = m.model.snapshot
