@@ -29,7 +29,7 @@ export const ready: boolean = canRun(snapshot) && !canAnswer(snapshot) && first 
 export async function write(): Promise<void> {
   try {
     await store.run({ message: 'Write a story' })
-    if (canAnswer(store.getState())) await store.approve(undefined, { document: 'Edited' })
+    if (canAnswer(store.getState())) await store.approve({ edits: { document: 'Edited' } })
   } catch (error) {
     if (isAgentStoreError(error) && error.code === 'RUN_ACTIVE') return
     throw error

@@ -448,10 +448,10 @@ async function scenario(ops: readonly Op[]) {
   /** Gives the answers to the store; the last one opens the resumed request. */
   const answerStore = (ids: readonly string[], order: Order) => {
     for (const { id, kind } of sequence(ids, order)) {
-      if (kind === 'approve') keep(store.approve(id))
-      else if (kind === 'edit') keep(store.approve(id, { document: `edited ${id}` }))
-      else if (kind === 'respond') keep(store.respond(id, { note: id }))
-      else keep(kind === 'reject' ? store.reject(id) : store.cancel(id))
+      if (kind === 'approve') keep(store.approve({ id }))
+      else if (kind === 'edit') keep(store.approve({ id, edits: { document: `edited ${id}` } }))
+      else if (kind === 'respond') keep(store.respond({ id, payload: { note: id } }))
+      else keep(kind === 'reject' ? store.reject({ id }) : store.cancel({ id }))
     }
   }
   /** The same answers in the model: what the resumed request must carry, and what a give-back returns to. */

@@ -147,7 +147,7 @@ describe('LangGraph: approve with edits', () => {
     const s = open('approve-edited')
     await draft(s)
     const interruptId = s.store.getState().confirmations[0]!.id
-    await s.store.approve(interruptId, { document: 'Edited by the user.' })
+    await s.store.approve({ id: interruptId, edits: { document: 'Edited by the user.' } })
     const [, approved] = await bodies(base, s.threadId)
     expect(approved!.resume).toEqual([{ interruptId, status: 'resolved', payload: { accepted: true, document: 'Edited by the user.' } }])
     const done = s.store.getState()
@@ -204,11 +204,11 @@ describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', (
       expect(titleAsk).toMatchObject({ source: 'on_interrupt', stateKeys: [], value: { title: 'The sea' } })
 
       if (documentAccepted) {
-        await s.store.approve(documentAsk.id)
-        await s.store.reject(titleAsk.id)
+        await s.store.approve({ id: documentAsk.id })
+        await s.store.reject({ id: titleAsk.id })
       } else {
-        await s.store.reject(documentAsk.id)
-        await s.store.approve(titleAsk.id)
+        await s.store.reject({ id: documentAsk.id })
+        await s.store.approve({ id: titleAsk.id })
       }
       const [, resumed] = await bodies(base, s.threadId)
       expect(resumed!.forwardedProps).toEqual({

@@ -77,7 +77,7 @@ const phases: Phase[] = [
       await store.run()
       expect(store.getState().status).toBe('interrupted')
     },
-    start: (store) => store.approve('i1'),
+    start: (store) => store.approve({ id: 'i1' }),
     reached: (s) => s.predictions.length === 1,
     // The approved draft was committed by approve(); what the resumed run changed is rolled back.
     committed: { doc: 'draft', count: 0 },
@@ -219,11 +219,11 @@ describe('answers racing each other', () => {
   it('approve() twice for the same interrupt: one resumed run; the second is refused (RUN_ACTIVE), later NO_CONFIRMATION', async () => {
     const store = await interrupted()
     const requests = server.requests.length
-    const first = store.approve('i1')
-    const second = store.approve('i1')
+    const first = store.approve({ id: 'i1' })
+    const second = store.approve({ id: 'i1' })
     await expect(second).rejects.toMatchObject({ code: 'RUN_ACTIVE' })
     await first
-    await expect(store.approve('i1')).rejects.toMatchObject({ code: 'NO_CONFIRMATION' })
+    await expect(store.approve({ id: 'i1' })).rejects.toMatchObject({ code: 'NO_CONFIRMATION' })
     expect(server.requests).toHaveLength(requests + 1)
     expect(server.requests.at(-1)!.resume).toEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: true } }])
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: { doc: 'draft', count: 10 }, confirmations: [] })
@@ -231,9 +231,9 @@ describe('answers racing each other', () => {
 
   it('approve() and reject() at once: the first answer wins, the other is refused', async () => {
     const store = await interrupted()
-    const approved = store.approve('i1')
-    await expect(store.reject('i1')).rejects.toMatchObject({ code: 'RUN_ACTIVE' })
-    await expect(store.cancel('i1')).rejects.toMatchObject({ code: 'RUN_ACTIVE' })
+    const approved = store.approve({ id: 'i1' })
+    await expect(store.reject({ id: 'i1' })).rejects.toMatchObject({ code: 'RUN_ACTIVE' })
+    await expect(store.cancel({ id: 'i1' })).rejects.toMatchObject({ code: 'RUN_ACTIVE' })
     await approved
     expect(store.getState().state.doc).toBe('draft')
   })

@@ -434,7 +434,7 @@ describe('prototype keys everywhere', () => {
     const { store } = storeOn(server)
     await store.run()
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['__proto__'])
-    await store.respond('__proto__', { constructor: { prototype: { polluted: true } } })
+    await store.respond({ id: '__proto__', payload: { constructor: { prototype: { polluted: true } } } })
     expect(server.requests.at(-1)!.resume).toEqual([
       { interruptId: '__proto__', status: 'resolved', payload: { constructor: { prototype: { polluted: true } } } },
     ])

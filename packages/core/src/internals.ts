@@ -3,4 +3,4 @@
 export type { Effect, Input } from './machine'
 export type { Draft, Model } from './model'
 export { decodeModel, encodeModel } from './model-io'
-export { type Observer, type StoreInternals, storeInternals } from './store'
+export { createStoreFrom, type Observer, type StoreInternals, storeInternals } from './store'

@@ -14,7 +14,7 @@ import { acceptState, checkState, type StateRules, toValidator } from './reduce/
 import { canConnect, connectRun, type RunConnection } from './run'
 import { blankSnapshot } from './snapshot'
 import { readThread, serializeThread } from './thread'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, RunOptions } from './types'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, AnswerRunOptions, CancelOptions, RunOptions } from './types'
 
 // The shell: it holds the model, runs one transition at a time, publishes the snapshot, then
 // carries out the effects. A command called while a transition is being published (from a
@@ -66,10 +66,15 @@ export const snapshotModel = (store: object): unknown => encodeModel(storeModel(
 
 /** A store that continues from a model taken by `snapshotModel`. */
 export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): AgentStore<S> {
-  return createAgentStore(options, decodeModel<S>(model))
+  return createStoreFrom(options, decodeModel<S>(model))
 }
 
-export function createAgentStore<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
+export function createAgentStore<TState>(options: AgentStoreOptions<TState>): AgentStore<TState> {
+  return createStoreFrom(options)
+}
+
+/** A store that starts from a model (the devtools' replay); internal: the model is not public. */
+export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
   let threadId = options.threadId ?? options.agent?.threadId ?? createId()
   // A bad initialState is a programming error: it throws here rather than becoming a store error.
   // Not copied: the app's own constant, which `getInitialState().state` is.
@@ -268,8 +273,15 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     }
   }
 
-  const answerInput = (id: string | undefined, answer: Extract<Input<TState>, { type: 'answer' }>['answer'], runOptions: RunOptions | undefined) =>
-    command({ type: 'answer', id, answer, options: runOptions && ownOptions(runOptions), now: Date.now(), runId: createId(), messageId: createId() })
+  const answerInput = (given: CancelOptions, answer: () => Extract<Input<TState>, { type: 'answer' }>['answer']) => {
+    // A JavaScript caller of the positional 0.1 form (`approve('c1')`) is told, not answered.
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      return Promise.reject(new AgentStoreError('INVALID_ANSWER', `An answer takes one object, as in approve({ id }): got ${typeof given}`))
+    const { id, tools, context, forwardedProps, timeoutMs } = given
+    const runOptions: AnswerRunOptions = { tools, context, forwardedProps, timeoutMs }
+    const options = hasRunOptions(given) ? ownOptions(runOptions) : undefined
+    return command({ type: 'answer', id, answer: answer(), options, now: Date.now(), runId: createId(), messageId: createId() })
+  }
 
   const store: AgentStore<TState> = {
     getState: () => model.snapshot,
@@ -288,10 +300,10 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>, res
     },
     run: (runOptions = {}) => command({ type: 'run', runId: createId(), messages: toMessages(runOptions), options: ownOptions(runOptions) }),
     setState: (update) => dispatch({ type: 'setState', update }),
-    approve: (id, edits, runOptions) => answerInput(id, { kind: 'approve', edits }, runOptions),
-    reject: (id, reason, runOptions) => answerInput(id, { kind: 'reject', reason }, runOptions),
-    respond: (id, payload, runOptions) => answerInput(id, { kind: 'respond', payload }, runOptions),
-    cancel: (id, runOptions) => answerInput(id, { kind: 'cancel' }, runOptions),
+    approve: (given = {}) => answerInput(given, () => ({ kind: 'approve', edits: given.edits })),
+    reject: (given = {}) => answerInput(given, () => ({ kind: 'reject', reason: given.reason })),
+    respond: (given) => answerInput(given, () => ({ kind: 'respond', payload: given.payload })),
+    cancel: (given = {}) => answerInput(given, () => ({ kind: 'cancel' })),
     abort: () => dispatch({ type: 'abort' }),
     reconnect() {
       if (!canConnect(options.agent)) {
@@ -411,6 +423,10 @@ function ownOptions<T extends RunOptions>(runOptions: T): T {
     ...(forwardedProps === undefined ? {} : { forwardedProps: ownCopy(forwardedProps, undefined) }),
   }
 }
+
+/** No run options given: the answer's run keeps those of the run it resumes, as a recording shows. */
+const hasRunOptions = (given: AnswerRunOptions) =>
+  given.tools !== undefined || given.context !== undefined || given.forwardedProps !== undefined || given.timeoutMs !== undefined
 
 function toMessages(runOptions: RunOptions): Message[] {
   const added = [...(runOptions.messages ?? [])]

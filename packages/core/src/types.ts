@@ -401,6 +401,30 @@ export interface RunOptions {
 /** Options for the run an answer starts: they replace those of the run it resumes. */
 export type AnswerRunOptions = Pick<RunOptions, 'tools' | 'context' | 'forwardedProps' | 'timeoutMs'>
 
+/** `approve`'s one argument: without `id`, the only open confirmation; the run options replace the resumed run's. */
+export interface ApproveOptions extends AnswerRunOptions {
+  id?: string
+  /** Edits keyed like the tool's arguments. */
+  edits?: Record<string, unknown>
+}
+
+/** `reject`'s one argument: without `id`, the only open confirmation. */
+export interface RejectOptions extends AnswerRunOptions {
+  id?: string
+  reason?: string
+}
+
+/** `respond`'s one argument: without `id`, the only open confirmation; `payload` is any JSON value. */
+export interface RespondOptions extends AnswerRunOptions {
+  id?: string
+  payload: unknown
+}
+
+/** `cancel`'s one argument: without `id`, the only open confirmation. */
+export interface CancelOptions extends AnswerRunOptions {
+  id?: string
+}
+
 export type StateUpdate<TState> = TState | ((previous: TState) => TState)
 
 export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState> {
@@ -415,13 +439,13 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
    * the tool's arguments. The last answer starts the resumed run, with the tools, context and
    * forwardedProps of the run it resumes, or those given here.
    */
-  approve(id?: string, edits?: Record<string, unknown>, runOptions?: AnswerRunOptions): Promise<void>
+  approve(answer?: ApproveOptions): Promise<void>
   /** Rejects a confirmation: its drafts are discarded and the state returns to its value before the run. */
-  reject(id?: string, reason?: string, runOptions?: AnswerRunOptions): Promise<void>
+  reject(answer?: RejectOptions): Promise<void>
   /** Answers a confirmation with a free-form JSON payload (e.g. an `input_required` interrupt). */
-  respond(id: string | undefined, payload: unknown, runOptions?: AnswerRunOptions): Promise<void>
+  respond(answer: RespondOptions): Promise<void>
   /** Abandons a confirmation (allowed even after it expired); its drafts are discarded. */
-  cancel(id?: string, runOptions?: AnswerRunOptions): Promise<void>
+  cancel(answer?: CancelOptions): Promise<void>
   /** Stops the active run, if any; its late events are ignored. */
   abort(): void
   /**

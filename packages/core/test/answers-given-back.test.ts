@@ -85,7 +85,7 @@ describe('an edit made while the answer waits for its first event', () => {
   for (const ending of ['abort', 'failed', 'timeout'] as Ending[]) {
     it(`${ending}: the confirmation reopens with the draft held, and the edit stays in the view and in what is committed`, async () => {
       const { agent, store, asked } = await waitingFor([onDocument])
-      const answering = store.approve('i1', undefined, answerOptions(ending))
+      const answering = store.approve({ id: 'i1', ...answerOptions(ending) })
       expect(store.getState().status).toBe('running')
       store.setState((state) => ({ ...state, title: 'mine' }))
       expect(store.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
@@ -100,7 +100,7 @@ describe('an edit made while the answer waits for its first event', () => {
       expect(after.predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([['document', 'draft text']])
 
       // Answering again sends the edit with the approved draft.
-      const again = store.approve('i1')
+      const again = store.approve({ id: 'i1' })
       expect(agent.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
       agent.finish()
       await again
@@ -110,7 +110,7 @@ describe('an edit made while the answer waits for its first event', () => {
 
   it('an edit of the drafted key itself wins over the draft it reopens: the user’s value is shown and committed', async () => {
     const { agent, store } = await waitingFor([onDocument])
-    const answering = store.approve('i1')
+    const answering = store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, document: 'my own text' }))
     await giveBack(store, agent, answering, 'abort')
     const after = store.getState()
@@ -122,7 +122,7 @@ describe('an edit made while the answer waits for its first event', () => {
 
   it('a reload in that window: the saved thread holds the edit, and the restored store shows and sends it', async () => {
     const { agent, store, asked } = await waitingFor([onDocument])
-    const answering = store.approve('i1')
+    const answering = store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
     const saved = JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
     store.abort()
@@ -139,7 +139,7 @@ describe('an edit made while the answer waits for its first event', () => {
     // Saved again after the reload, it still holds the edit.
     const twice = createAgentStore<Doc>({ initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(reloaded.serialize())) })
     expect(twice.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
-    const again = reloaded.approve('i1')
+    const again = reloaded.approve({ id: 'i1' })
     expect(next.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
     next.finish()
     await again
@@ -156,7 +156,7 @@ describe('an edit made while the answer waits for its first event', () => {
     const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
     await store.run({ message: 'write' })
     const asked = store.getState()
-    void store.approve('i1')
+    void store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
     await new Promise((resolve) => setTimeout(resolve, 0))
     // The page closes here: the request never ends on this page.
@@ -175,10 +175,10 @@ describe('an edit made between two answers', () => {
   for (const ending of ['abort', 'failed', 'timeout'] as Ending[]) {
     it(`${ending}: both confirmations reopen, and the edit made after the first answer stays`, async () => {
       const { agent, store, asked } = await waitingFor([onDocument, askTitle])
-      await store.approve('i1')
+      await store.approve({ id: 'i1' })
       expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i2'])
       store.setState((state) => ({ ...state, title: 'mine' }))
-      const answering = store.respond('i2', { title: 'theirs' }, answerOptions(ending))
+      const answering = store.respond({ id: 'i2', payload: { title: 'theirs' }, ...answerOptions(ending) })
       expect(store.getState().status).toBe('running')
       await giveBack(store, agent, answering, ending)
 
@@ -188,8 +188,8 @@ describe('an edit made between two answers', () => {
       expect(after.state).toStrictEqual({ document: 'draft text', title: 'mine' })
       expect(after.committed).toStrictEqual({ document: 'before', title: 'mine' })
 
-      await store.approve('i1')
-      const again = store.respond('i2', { title: 'theirs' })
+      await store.approve({ id: 'i1' })
+      const again = store.respond({ id: 'i2', payload: { title: 'theirs' } })
       expect(agent.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
       expect(agent.inputs.at(-1)!.resume?.map((entry) => entry.interruptId)).toStrictEqual(['i1', 'i2'])
       agent.finish()
@@ -199,11 +199,11 @@ describe('an edit made between two answers', () => {
 
   it('a reload between the answers, then the second answer given back: the edit stays', async () => {
     const { agent, store } = await waitingFor([onDocument, askTitle])
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
     const reloaded = createAgentStore<Doc>({ agent, initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(store.serialize())) })
     expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
-    const answering = reloaded.respond('i2', { title: 'theirs' })
+    const answering = reloaded.respond({ id: 'i2', payload: { title: 'theirs' } })
     reloaded.abort()
     await answering
     expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })

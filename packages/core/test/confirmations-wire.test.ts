@@ -52,9 +52,9 @@ describe('on_interrupt answers in forwardedProps.command.resume', () => {
       [DOC_ID, 'on_interrupt', 'w1', ['document']],
       [TITLE_ID, 'on_interrupt', undefined, []],
     ])
-    await store.approve(DOC_ID)
+    await store.approve({ id: DOC_ID })
     expect(agent.inputs).toHaveLength(1)
-    await store.reject(TITLE_ID)
+    await store.reject({ id: TITLE_ID })
     const body = agent.inputs[1]!
     expect(body).toStrictEqual({
       threadId: 't1',
@@ -70,8 +70,8 @@ describe('on_interrupt answers in forwardedProps.command.resume', () => {
 
   it('answered in the other order, with edits and a payload: each value under its own id', async () => {
     const { agent, store } = await asked([onInterrupt(askDocument, DOC_ID), onInterrupt(askTitle, TITLE_ID)])
-    await store.respond(TITLE_ID, 'Another title')
-    await store.approve(DOC_ID, { document: 'edited' })
+    await store.respond({ id: TITLE_ID, payload: 'Another title' })
+    await store.approve({ id: DOC_ID, edits: { document: 'edited' } })
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({
       command: { resume: { [TITLE_ID]: 'Another title', [DOC_ID]: { document: 'edited', accepted: true } } },
     })
@@ -90,8 +90,8 @@ describe('on_interrupt answers in forwardedProps.command.resume', () => {
     const { agent, store, first } = await asked([onInterrupt(askDocument), onInterrupt(askTitle)])
     const [documentId, titleId] = first.confirmations.map((c) => c.id)
     expect([documentId, titleId]).toStrictEqual([`${first.runId}:on_interrupt:0`, `${first.runId}:on_interrupt:1`])
-    await store.approve(documentId)
-    await store.cancel(titleId)
+    await store.approve({ id: documentId })
+    await store.cancel({ id: titleId })
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({
       command: { resume: { [documentId!]: { accepted: true }, [titleId!]: { accepted: false } } },
     })
@@ -101,8 +101,8 @@ describe('on_interrupt answers in forwardedProps.command.resume', () => {
     const { agent, store, first } = await asked([onInterrupt(askDocument, DOC_ID), onInterrupt(askTitle, DOC_ID)])
     const ids = first.confirmations.map((c) => c.id)
     expect(ids).toStrictEqual([DOC_ID, `${first.runId}:on_interrupt:1`])
-    await store.approve(ids[0])
-    await store.approve(ids[1])
+    await store.approve({ id: ids[0] })
+    await store.approve({ id: ids[1] })
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({ command: { resume: { [DOC_ID]: { accepted: true }, [ids[1]!]: { accepted: true } } } })
   })
 })

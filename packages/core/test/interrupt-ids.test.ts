@@ -29,7 +29,7 @@ describe('an interrupt id reused by a new live run', () => {
     const agent = new ScriptedAgent({ runs: [drafting('first draft', 'call_0'), finishing, drafting('second draft', 'call_0'), finishing] })
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
     await store.run({ message: 'write' })
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(store.getState().committed).toStrictEqual({ document: 'first draft' })
 
     await store.run({ message: 'write it again' })
@@ -39,7 +39,7 @@ describe('an interrupt id reused by a new live run', () => {
     expect(asked.state).toStrictEqual({ document: 'second draft' })
     expect(asked.committed).toStrictEqual({ document: 'first draft' })
 
-    await store.reject('i1')
+    await store.reject({ id: 'i1' })
     expect(agent.inputs[3]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: false } }])
     expect(agent.inputs[3]!.state).toStrictEqual({ document: 'first draft' })
     expect(store.getState()).toMatchObject({ status: 'idle', state: { document: 'first draft' }, confirmations: [] })
@@ -52,7 +52,7 @@ describe('an interrupt id reused by a new live run', () => {
     await store.approve()
     expect(store.getState()).toMatchObject({ status: 'interrupted', committed: { document: 'first draft' }, state: { document: 'again' } })
     await expect(store.run({ message: 'next' })).rejects.toMatchObject({ code: 'PENDING_CONFIRMATION' })
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(agent.inputs).toHaveLength(3)
     expect(store.getState()).toMatchObject({ status: 'idle', committed: { document: 'again' } })
   })
@@ -80,7 +80,7 @@ describe('the answered interrupts a thread remembers', () => {
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' }, threadId: 't1' })
     for (let i = 0; i < rounds; i++) {
       await store.run()
-      await store.approve(`i${i}`)
+      await store.approve({ id: `i${i}` })
     }
     const saved = JSON.stringify(store.serialize())
     const remembered = Array.from({ length: rounds }, (_, i) => `"i${i}"`).filter((id) => saved.includes(id))

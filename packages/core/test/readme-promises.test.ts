@@ -85,7 +85,7 @@ describe('Threads and reloads', () => {
     const after = new SteppedAgent({ threadId: 't' })
     const reloaded = createAgentStore<Doc>({ ...options, agent: after })
     expect(reloaded.getState().status).toBe('interrupted')
-    void reloaded.approve('i1')
+    void reloaded.approve({ id: 'i1' })
     const { tools: sentTools, context: sentContext, forwardedProps: sentProps } = after.inputs[0]!
     expect({ tools: sentTools, context: sentContext, forwardedProps: sentProps }).toEqual({ tools, context, forwardedProps })
   })

@@ -103,10 +103,10 @@ describe('confirmations from recorded streams, and the exact next input', () => 
       answer: (s) => s.approve(),
       expect: (sent) => expect(sent.resume).toEqual([{ interruptId: 'ficc_Id_1', status: 'resolved', payload: { approved: true } }]),
     },
-    '11': { drafts: [], answer: (s) => s.respond(undefined, { response: 'johndoe42' }), expect: sameResume },
+    '11': { drafts: [], answer: (s) => s.respond({ payload: { response: 'johndoe42' } }), expect: sameResume },
     '12': {
       drafts: ['steps'],
-      answer: (s, r) => s.respond(undefined, followUp(r).resume![0]!.payload),
+      answer: (s, r) => s.respond({ payload: followUp(r).resume![0]!.payload }),
       expect: (sent, r) => (sameResume(sent, r), sameState(sent, r)),
     },
   }
@@ -152,7 +152,7 @@ describe('confirmations from recorded streams, and the exact next input', () => 
       const { agent, store, initialState } = await replay(recording)
       const before = store.getState()
       const confirmation = before.confirmations[0]!
-      const resumed = store.reject(confirmation.id, 'not now')
+      const resumed = store.reject({ id: confirmation.id, reason: 'not now' })
       // Before the resumed run streams anything (the recorded server then re-sends its own state):
       for (const key of confirmation.stateKeys) expect(store.getState().state[key]).toEqual(initialState[key])
       await resumed

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { Observable, type Subscriber } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
-import { type AgentSnapshot, AgentStoreError, type AgentStoreOptions, createAgentStore, type RunOptions } from '../src'
+import { type AgentSnapshot, AgentStoreError, type AgentStoreOptions, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
 
@@ -97,15 +97,6 @@ class DrivenAgent extends AbstractAgent {
   }
 }
 
-/** The answer methods with the optional run options issue 10 adds as their last argument. */
-interface Answering {
-  approve(id?: string, edits?: Record<string, unknown>, runOptions?: RunOptions): Promise<void>
-  reject(id?: string, reason?: string, runOptions?: RunOptions): Promise<void>
-  respond(id: string | undefined, payload: unknown, runOptions?: RunOptions): Promise<void>
-  cancel(id?: string, runOptions?: RunOptions): Promise<void>
-}
-const answerWith = (store: unknown) => store as Answering
-
 const byInterrupt = (entries: readonly { interruptId: string }[] | undefined) => [...(entries ?? [])].sort((a, b) => a.interruptId.localeCompare(b.interruptId))
 
 let server: TestServer | undefined
@@ -132,9 +123,9 @@ describe('issue 10 defects, each reproduced', () => {
     await store.run()
     let inner: Promise<void> | undefined
     store.subscribe((snapshot) => {
-      if (inner === undefined && snapshot.confirmations.length === 1 && snapshot.confirmations[0]!.id === 'b') inner = handled(store.approve('b'))
+      if (inner === undefined && snapshot.confirmations.length === 1 && snapshot.confirmations[0]!.id === 'b') inner = handled(store.approve({ id: 'b' }))
     })
-    const outer = store.approve('a')
+    const outer = store.approve({ id: 'a' })
     expect(await settled(outer)).toBe('resolved')
     expect(await settled(inner)).toBe('resolved')
     await until(() => store.getState().status === 'idle')
@@ -287,7 +278,7 @@ describe('issue 10 defects, each reproduced', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, committed: { document: 'draft text' }, confirmations: [] })
   })
 
-  it('5. approve(id, { document }) on a draft the server deltas wrote replaces the mapped argument: state.document is the edit, not { document: edit }', async () => {
+  it('5. approve({ id, edits: { document } }) on a draft the server deltas wrote replaces the mapped argument: state.document is the edit, not { document: edit }', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [
@@ -304,7 +295,7 @@ describe('issue 10 defects, each reproduced', () => {
     expect(store.getState().state).toStrictEqual({ document: 'server draft' })
     expect(store.getState().committed).toStrictEqual({ document: 'before' })
     expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['document'])
-    await store.approve('i1', { document: 'edited' })
+    await store.approve({ id: 'i1', edits: { document: 'edited' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ document: 'edited' })
     expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { document: 'edited', accepted: true } }])
     expect(store.getState().committed).toStrictEqual({ document: 'edited' })
@@ -323,9 +314,9 @@ describe('issue 10 defects, each reproduced', () => {
       ['a', ['document']],
       ['b', []],
     ])
-    await store.cancel('b')
+    await store.cancel({ id: 'b' })
     expect(store.getState().state).toStrictEqual({ document: 'draft text' })
-    await store.approve('a')
+    await store.approve({ id: 'a' })
     expect(agent.inputs[1]!.state).toStrictEqual({ document: 'draft text' })
     expect(byInterrupt(agent.inputs[1]!.resume)).toStrictEqual([
       { interruptId: 'a', status: 'resolved', payload: { accepted: true } },
@@ -449,7 +440,7 @@ describe('issue 10 defects, each reproduced', () => {
     expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['document'])
   })
 
-  it('11. respond(id, undefined) on a confirm_changes call is refused (INVALID_ANSWER), nothing changed, nothing sent', async () => {
+  it('11. respond({ id, payload: undefined }) on a confirm_changes call is refused (INVALID_ANSWER), nothing changed, nothing sent', async () => {
     const agent = writerAgent((input) => [
       ev.toolStart('cc1', 'confirm_changes', 'm1'),
       ev.toolArgs('cc1', JSON.stringify({ function_call_id: 'w1' })),
@@ -460,10 +451,10 @@ describe('issue 10 defects, each reproduced', () => {
     await store.run()
     const before = store.getState()
     expect(before.confirmations.map((c) => c.id)).toStrictEqual(['cc1'])
-    await expect(store.respond('cc1', undefined)).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
+    await expect(store.respond({ id: 'cc1', payload: undefined })).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
-    await store.respond('cc1', { accepted: true })
+    await store.respond({ id: 'cc1', payload: { accepted: true } })
     const tool = agent.inputs[1]!.messages.filter((m) => m.role === 'tool')
     expect(tool.map((m) => [m.toolCallId, m.content])).toStrictEqual([['cc1', '{"accepted":true}']])
   })
@@ -473,10 +464,10 @@ describe('issue 10 defects, each reproduced', () => {
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
     await store.run()
     const before = store.getState()
-    await expect(store.approve(undefined, { document: new Date(0) })).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
+    await expect(store.approve({ edits: { document: new Date(0) } })).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
-    await store.approve(undefined, { document: 'fine' })
+    await store.approve({ edits: { document: 'fine' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ document: 'fine' })
     store.setState((s) => ({ ...s, title: 'x' }))
     expect(store.getState().committed).toStrictEqual({ document: 'fine', title: 'x' })
@@ -541,10 +532,10 @@ describe('issue 10 behaviour', () => {
     let answered = 0
     store.subscribe((snapshot) => {
       const ids = snapshot.confirmations.map((c) => c.id)
-      if (ids.length === 2 && answered === 0) promises.push((answered++, handled(store.reject('b'))))
-      else if (ids.length === 1 && answered === 1) promises.push((answered++, handled(store.approve('c'))))
+      if (ids.length === 2 && answered === 0) promises.push((answered++, handled(store.reject({ id: 'b' }))))
+      else if (ids.length === 1 && answered === 1) promises.push((answered++, handled(store.approve({ id: 'c' }))))
     })
-    promises.push(store.approve('a'))
+    promises.push(store.approve({ id: 'a' }))
     await until(() => promises.length === 3)
     for (const promise of promises) expect(await settled(promise)).toBe('resolved')
     await until(() => store.getState().status === 'idle')
@@ -621,7 +612,7 @@ describe('issue 10 behaviour', () => {
       await store.run()
       const before = store.getState()
       // The timeout only for the resumed request: a loaded machine must not time the first run out.
-      const answering = failure === 'timeout' ? answerWith(store).approve(undefined, undefined, { timeoutMs: 200 }) : store.approve()
+      const answering = failure === 'timeout' ? store.approve({ timeoutMs: 200 }) : store.approve()
       if (failure === 'abort') {
         await until(() => server!.requests.length === 2)
         store.abort()
@@ -700,7 +691,7 @@ describe('issue 10 behaviour', () => {
     expect(server.requests[2]!.state).toStrictEqual({ document: 'draft text' })
   })
 
-  it('approve(id, edits): only a `*` mapping merges the edits into the object; a named argument replaces the value', async () => {
+  it('approve({ id, edits }): only a `*` mapping merges the edits into the object; a named argument replaces the value', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [
@@ -720,12 +711,12 @@ describe('issue 10 behaviour', () => {
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 }, title: 'Old' } })
     await store.run()
     expect(store.getState().state).toStrictEqual({ recipe: { title: 'Soup', servings: 2 }, title: 'Soup' })
-    await store.approve(undefined, { title: 'Stew' })
+    await store.approve({ edits: { title: 'Stew' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ recipe: { title: 'Stew', servings: 2 }, title: 'Stew' })
     expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { title: 'Stew', accepted: true } }])
   })
 
-  it('approve(id, edits): edits that make the state pass maxStateBytes (LIMIT_EXCEEDED) or that validate refuses (VALIDATION) are refused; nothing changes and nothing is sent', async () => {
+  it('approve({ id, edits }): edits that make the state pass maxStateBytes (LIMIT_EXCEEDED) or that validate refuses (VALIDATION) are refused; nothing changes and nothing is sent', async () => {
     const cases: { options: Partial<AgentStoreOptions<Doc>>; initialState?: Doc; edits: Doc; code: string }[] = [
       // The edit alone fits; the state it makes does not.
       {
@@ -750,7 +741,7 @@ describe('issue 10 behaviour', () => {
       const store = createAgentStore<Doc>({ agent, initialState, ...options })
       await store.run()
       const before = store.getState()
-      await expect(store.approve(undefined, edits)).rejects.toMatchObject({ code })
+      await expect(store.approve({ edits })).rejects.toMatchObject({ code })
       expect(store.getState()).toBe(before)
       expect(agent.inputs).toHaveLength(1)
     }
@@ -833,7 +824,7 @@ describe('issue 10 behaviour', () => {
     expect(store.getState().state).toStrictEqual({ document: 'server version' })
     expect(store.getState().committed).toStrictEqual({ document: 'before' })
     expect(store.getState().predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([['document', 'server version']])
-    await store.reject('i1')
+    await store.reject({ id: 'i1' })
     expect(agent.inputs[0]!.state).toStrictEqual({ document: 'before' })
     expect(store.getState().state).toStrictEqual({ document: 'before' })
     expect(store.getState().predictions).toStrictEqual([])
@@ -1014,10 +1005,10 @@ describe('issue 10 behaviour', () => {
     const context = [{ description: 'c', value: '1' }]
     type Answer = (store: ReturnType<typeof createAgentStore<Doc>>) => Promise<void>
     const answers: [string, Answer][] = [
-      ['approve', (store) => answerWith(store).approve(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['reject', (store) => answerWith(store).reject(undefined, undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['respond', (store) => answerWith(store).respond('i1', { ok: true }, { tools: [], forwardedProps: { mode: 'slow' } })],
-      ['cancel', (store) => answerWith(store).cancel(undefined, { tools: [], forwardedProps: { mode: 'slow' } })],
+      ['approve', (store) => store.approve({ tools: [], forwardedProps: { mode: 'slow' } })],
+      ['reject', (store) => store.reject({ tools: [], forwardedProps: { mode: 'slow' } })],
+      ['respond', (store) => store.respond({ id: 'i1', payload: { ok: true }, tools: [], forwardedProps: { mode: 'slow' } })],
+      ['cancel', (store) => store.cancel({ tools: [], forwardedProps: { mode: 'slow' } })],
     ]
     for (const [name, answer] of answers) {
       const agent = writerAgent(interruptOnW1)
@@ -1053,7 +1044,7 @@ describe('issue 10 behaviour', () => {
       const store = createAgentStore<Doc>({ agent, initialState: { document: '' } })
       await store.run()
       const before = store.getState()
-      const refused = await store.respond('cc1', payload).then(
+      const refused = await store.respond({ id: 'cc1', payload }).then(
         () => undefined,
         (error: unknown) => error,
       )
@@ -1065,7 +1056,7 @@ describe('issue 10 behaviour', () => {
     const agent = writerAgent((input) => [ev.toolStart('cc1', 'confirm_changes'), ev.toolEnd('cc1'), ev.runFinished(input.runId)])
     const store = createAgentStore<Doc>({ agent, initialState: { document: '' } })
     await store.run()
-    await store.respond('cc1', 'plain text')
+    await store.respond({ id: 'cc1', payload: 'plain text' })
     expect(agent.inputs[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toStrictEqual(['"plain text"'])
   })
 
@@ -1183,7 +1174,7 @@ describe('issue 10 behaviour', () => {
     expect(store.getState().state).toStrictEqual({ document: '', edited: { list: [1] } })
     await store.run()
     const edits = { document: { text: 'mine' } }
-    const approving = store.approve(undefined, edits)
+    const approving = store.approve({ edits })
     try {
       edits.document.text = 'changed'
     } catch {}
@@ -1195,7 +1186,7 @@ describe('issue 10 behaviour', () => {
     const store2 = createAgentStore<Doc>({ agent: agent2, initialState: {} })
     await store2.run()
     const payload = { answer: ['yes'] }
-    const responding = store2.respond('q', payload)
+    const responding = store2.respond({ id: 'q', payload })
     try {
       payload.answer.push('no')
     } catch {}
@@ -1205,7 +1196,7 @@ describe('issue 10 behaviour', () => {
 })
 
 describe('issue 10 behaviour, in more detail', () => {
-  it('approve(id, edits) under a mapping without tool_argument (the whole arguments) merges the edits into the object', async () => {
+  it('approve({ id, edits }) under a mapping without tool_argument (the whole arguments) merges the edits into the object', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [
@@ -1222,11 +1213,11 @@ describe('issue 10 behaviour, in more detail', () => {
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
     await store.run()
     expect(store.getState().state).toStrictEqual({ recipe: { title: 'Soup', servings: 2 } })
-    await store.approve(undefined, { title: 'Stew' })
+    await store.approve({ edits: { title: 'Stew' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ recipe: { title: 'Stew', servings: 2 } })
   })
 
-  it('approve(id, edits) on a draft the server wrote under a whole-arguments mapping merges the edits too', async () => {
+  it('approve({ id, edits }) on a draft the server wrote under a whole-arguments mapping merges the edits too', async () => {
     const agent = new ScriptedAgent({
       runs: [
         (input) => [
@@ -1241,17 +1232,17 @@ describe('issue 10 behaviour, in more detail', () => {
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
     await store.run()
     expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['recipe'])
-    await store.approve(undefined, { title: 'Stew' })
+    await store.approve({ edits: { title: 'Stew' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ recipe: { title: 'Stew', servings: 2 } })
   })
 
-  it('approve(id, edits): edits that are not an object keyed like the arguments are refused (INVALID_ANSWER)', async () => {
+  it('approve({ id, edits }): edits that are not an object keyed like the arguments are refused (INVALID_ANSWER)', async () => {
     const agent = writerAgent(interruptOnW1)
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
     await store.run()
     const before = store.getState()
     for (const edits of [['x'], 'text', 42]) {
-      await expect(store.approve(undefined, edits as unknown as Record<string, unknown>)).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
+      await expect(store.approve({ edits: edits as unknown as Record<string, unknown> })).rejects.toMatchObject({ code: 'INVALID_ANSWER' })
     }
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
@@ -1273,8 +1264,8 @@ describe('issue 10 behaviour, in more detail', () => {
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     const context = [{ description: 'c', value: '1' }]
     await store.run({ context, forwardedProps: { mode: 'fast' } })
-    await answerWith(store).approve('a', undefined, { tools: [{ name: 't', description: 'T', parameters: {} }] })
-    await store.reject('b')
+    await store.approve({ id: 'a', tools: [{ name: 't', description: 'T', parameters: {} }] })
+    await store.reject({ id: 'b' })
     const sent = agent.inputs[1]!
     expect({ tools: sent.tools, context: sent.context, forwardedProps: sent.forwardedProps }).toStrictEqual({
       tools: [{ name: 't', description: 'T', parameters: {} }],
@@ -1292,7 +1283,7 @@ describe('issue 10 behaviour, in more detail', () => {
     agent.push(ev.runStarted(agent.input.runId))
     agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call' }]))
     await first
-    const answered = answerWith(store).approve(undefined, undefined, { timeoutMs: 50 } as RunOptions)
+    const answered = store.approve({ timeoutMs: 50 })
     expect(await settled(answered)).toBe('resolved')
     expect(agent.inputs).toHaveLength(2)
     expect(store.getState()).toMatchObject({ status: 'interrupted', error: { code: 'TRANSPORT', reason: 'timeout' } })
@@ -1305,7 +1296,7 @@ describe('issue 10 behaviour, in more detail', () => {
     })
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     await store.run({ forwardedProps: { command: { goto: 'review' }, mode: 'fast' } })
-    await store.respond(undefined, 'yes')
+    await store.respond({ payload: 'yes' })
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({ command: { goto: 'review', resume: 'yes' }, mode: 'fast' })
   })
 
@@ -1612,7 +1603,7 @@ describe('behaviours the mutation run found unpinned', () => {
     ])
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
     await store.run()
-    await store.respond('cc1', { accepted: false })
+    await store.respond({ id: 'cc1', payload: { accepted: false } })
     const tool = agent.inputs[1]!.messages.filter((m): m is Message & { role: 'tool' } => m.role === 'tool')
     expect(tool.map((m) => [m.toolCallId, m.content])).toStrictEqual([['cc1', '{"accepted":false}']])
   })

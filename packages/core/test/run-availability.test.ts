@@ -76,7 +76,7 @@ async function command(store: AgentStore<Record<string, unknown>>, name: Command
       return
     case 'answer':
     case 'cancel': {
-      const answered = name === 'answer' ? store.respond(id, { n }) : store.cancel(id)
+      const answered = name === 'answer' ? store.respond({ id, payload: { n } }) : store.cancel({ id })
       expect((await outcome(answered)) === 'accepted', `${name} as canAnswer said`).toBe(canAnswer(before))
       return
     }

@@ -36,7 +36,7 @@ describe('run options are owned by the store', () => {
     const options = given()
     await store.run({ message: 'go', ...options })
     mutate(options)
-    await store.respond(undefined, { ok: true })
+    await store.respond({ payload: { ok: true } })
     const sent = agent.inputs[1]!
     expect(sent.tools).toEqual(given().tools)
     expect(sent.context).toEqual(given().context)
@@ -48,9 +48,9 @@ describe('run options are owned by the store', () => {
     const store = createAgentStore({ agent, initialState: {}, threadId: 't1' })
     await store.run({ message: 'go' })
     const options = given()
-    await store.respond('i1', { ok: true }, options)
+    await store.respond({ id: 'i1', payload: { ok: true }, ...options })
     mutate(options)
-    await store.respond('i2', { ok: false })
+    await store.respond({ id: 'i2', payload: { ok: false } })
     const sent = agent.inputs[1]!
     expect(sent.tools).toEqual(given().tools)
     expect(sent.context).toEqual(given().context)

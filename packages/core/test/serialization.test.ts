@@ -49,7 +49,7 @@ function normalise(input: RunAgentInput, known: readonly Message[]) {
 async function answerAll(store: AgentStore<Doc>, how: 'approve' | 'reject') {
   // Bounded: one answer per open confirmation.
   for (const confirmation of [...store.getState().confirmations]) {
-    await (how === 'approve' ? store.approve(confirmation.id) : store.reject(confirmation.id))
+    await (how === 'approve' ? store.approve({ id: confirmation.id }) : store.reject({ id: confirmation.id }))
   }
 }
 
@@ -126,13 +126,13 @@ describe('the model survives JSON at every cut point of every recording', () => 
     const options = (agent: ScriptedAgent): AgentStoreOptions<Doc> => ({ agent, initialState: { n: 1 }, threadId: 't-outbox' })
     const original = createAgentStore(options(agents[0]))
     await original.run({ tools: [{ name: 'pick', description: 'Pick', parameters: {} }], forwardedProps: { mode: 'fast' } })
-    await original.approve('a')
+    await original.approve({ id: 'a' })
     expect(original.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
     const restored = restoreModel(options(agents[1]), throughJson(snapshotModel(original))) as AgentStore<Doc>
     expect(restored.getState()).toStrictEqual(original.getState())
     const known = original.getState().messages
-    await original.respond('b', { name: 'Ada' })
-    await restored.respond('b', { name: 'Ada' })
+    await original.respond({ id: 'b', payload: { name: 'Ada' } })
+    await restored.respond({ id: 'b', payload: { name: 'Ada' } })
     expect(agents[1].inputs).toHaveLength(1)
     expect(agents[1].inputs[0]!.resume).toStrictEqual([
       { interruptId: 'a', status: 'resolved', payload: { accepted: true } },
@@ -148,8 +148,8 @@ describe('the model survives JSON at every cut point of every recording', () => 
     expect(restored.getState().status).toBe('interrupted')
     expect(restored.getState().confirmations).toStrictEqual(original.getState().confirmations)
     const known = original.getState().messages
-    await original.approve(undefined, { document: 'edited' })
-    await restored.approve(undefined, { document: 'edited' })
+    await original.approve({ edits: { document: 'edited' } })
+    await restored.approve({ edits: { document: 'edited' } })
     expect(normalise(agents[1].inputs[0]!, known)).toStrictEqual(normalise(agents[0].inputs[0]!, known))
     expect(agents[1].inputs[0]!.state).toMatchObject({ document: 'edited' })
   })

@@ -3,6 +3,7 @@ import {
   type AgentSnapshot,
   type AgentStore,
   type AgentStoreError,
+  type AgentStoreOptions,
   createAgentStore,
   type EqualityFn,
   type Listener,
@@ -28,6 +29,12 @@ describe('createAgentStore', () => {
     expectTypeOf(store).toEqualTypeOf<AgentStore<Doc>>()
     expectTypeOf(createAgentStore({ initialState: { count: 0 } })).toEqualTypeOf<AgentStore<{ count: number }>>()
     expectTypeOf(createAgentStore<Doc>({ initialState: { title: 'x', items: [1] } })).toEqualTypeOf<AgentStore<Doc>>()
+  })
+
+  it('has one parameter, the options: no model to start from', () => {
+    expectTypeOf<Parameters<typeof createAgentStore<Doc>>>().toEqualTypeOf<[options: AgentStoreOptions<Doc>]>()
+    // @ts-expect-error: a thread continues through `restore` or `persist`, not a second argument
+    createAgentStore({ initialState }, undefined)
   })
 
   it('takes every documented option, and refuses one it does not know', () => {

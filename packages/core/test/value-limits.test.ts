@@ -209,12 +209,12 @@ describe('values a command brings', () => {
     const agent = new ManualAgent()
     const store = createAgentStore({ agent, initialState: {} })
     store.apply([started, ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] })])
-    const refusal = await rejectionOf(store.respond('i1', { answer: 'yes' }, { forwardedProps: deep(LEVELS) }))
+    const refusal = await rejectionOf(store.respond({ id: 'i1', payload: { answer: 'yes' }, forwardedProps: deep(LEVELS) }))
     expect(refusal?.code).toBe('LIMIT_EXCEEDED')
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['i1'])
     expect(agent.inputs).toEqual([])
 
-    const answered = store.respond('i1', { answer: 'yes' }, { forwardedProps: { page: 'home' } })
+    const answered = store.respond({ id: 'i1', payload: { answer: 'yes' }, forwardedProps: { page: 'home' } })
     expect(agent.inputs.map((input) => input.forwardedProps)).toEqual([{ page: 'home' }])
     store.abort()
     await answered

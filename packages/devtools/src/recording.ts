@@ -1,5 +1,5 @@
-import { type AgentSnapshot, type AgentStore, AgentStoreError, type AgentStoreOptions, createAgentStore, type ReadableAgentStore } from '@agent-state/core'
-import { decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
+import { type AgentSnapshot, type AgentStore, AgentStoreError, type AgentStoreOptions, type ReadableAgentStore } from '@agent-state/core'
+import { createStoreFrom, decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
 import { ScriptedAgent, type ScriptedAgentOptions } from '@agent-state/core/testing'
 
 // A recording is JSON Lines: a header, then one line per input. Values go through the core's
@@ -212,7 +212,7 @@ export function replayRecording<S = unknown>(text: string, options: ReplayOption
   const { header, start } = recording
   // Made without the request (a store restores one as a run cut short), then put at the start as it was.
   const from = start.request === undefined ? start : { ...start, request: undefined }
-  const store = createAgentStore<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, from)
+  const store = createStoreFrom<S>({ ...header.options, initialState: decode(header.initialState) as S, threadId: header.threadId, ...options }, from)
   const internals = storeInternals<S>(store)
   if (start.request !== undefined) internals.replace(start)
   const first = store.getState()

@@ -88,7 +88,7 @@ describe('a recording of a normal run', () => {
     const store = createAgentStore({ agent: new ScriptedAgent({ runs: [interrupted, resumed] }), initialState: {} })
     const recorder = createRecorder(store)
     await store.run({ message: 'ask me' })
-    await store.respond(undefined, { answer: 42 })
+    await store.respond({ payload: { answer: 42 } })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(inputTypes(recorder.exportRecording())).toEqual([
       'run',

@@ -63,7 +63,7 @@ describe('persistence over real HTTP', () => {
             replies.length = 0
             replies.push(next)
             const open = store.getState().confirmations
-            const request = open.length > 0 ? store[answer](open[0]!.id) : store.run({ message: 'go' })
+            const request = open.length > 0 ? store[answer]({ id: open[0]!.id }) : store.run({ message: 'go' })
             // Made while the request waits for its first event.
             if (edit) {
               note = `note ${++count}`

@@ -196,12 +196,12 @@ export class World {
     const id = confirmation.id
     const promise =
       kind === 'approve'
-        ? store.approve(id)
+        ? store.approve({ id })
         : kind === 'reject'
-          ? store.reject(id, 'no')
+          ? store.reject({ id, reason: 'no' })
           : kind === 'cancel'
-            ? store.cancel(id)
-            : store.respond(id, { accepted: true, marker })
+            ? store.cancel({ id })
+            : store.respond({ id, payload: { accepted: true, marker } })
     this.watch(kind, promise, allowed, thread, answer)
   }
 
@@ -417,7 +417,7 @@ function answeringTheRest(threadId: string, saved: unknown): RunAgentInput | und
   if (!saved) return undefined
   const agent = new RecordingAgent({ threadId })
   const store = createAgentStore<Doc>({ initialState, threadId, agent, restore: saved as never })
-  for (const { id } of store.getState().confirmations) void store.cancel(id).catch(() => {})
+  for (const { id } of store.getState().confirmations) void store.cancel({ id }).catch(() => {})
   store.abort()
   return agent.inputs[0]
 }

@@ -108,47 +108,47 @@ describe('answers to an interrupt', () => {
     ]
     for (const [responseSchema, field] of cases) {
       const { store, agent } = await interrupted(withSchema(responseSchema))
-      const input = await sent(store, agent, (s) => s.approve('i1'))
+      const input = await sent(store, agent, (s) => s.approve({ id: 'i1' }))
       expect(input.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { [field]: true } }])
     }
   })
 
   it('reject sends the decision false, with the reason only where the schema has a reason property', async () => {
     const withReason = await interrupted(withSchema(schema({ approved: { type: 'boolean' }, reason: { type: 'string' } })))
-    expect((await sent(withReason.store, withReason.agent, (s) => s.reject('i1', 'no'))).resume).toStrictEqual([
+    expect((await sent(withReason.store, withReason.agent, (s) => s.reject({ id: 'i1', reason: 'no' }))).resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { approved: false, reason: 'no' } },
     ])
     const without = await interrupted(withSchema(schema({ approved: { type: 'boolean' } })))
-    expect((await sent(without.store, without.agent, (s) => s.reject('i1', 'no'))).resume).toStrictEqual([
+    expect((await sent(without.store, without.agent, (s) => s.reject({ id: 'i1', reason: 'no' }))).resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { approved: false } },
     ])
     const noReason = await interrupted(withSchema(schema({ approved: { type: 'boolean' }, reason: { type: 'string' } })))
-    expect((await sent(noReason.store, noReason.agent, (s) => s.reject('i1'))).resume).toStrictEqual([
+    expect((await sent(noReason.store, noReason.agent, (s) => s.reject({ id: 'i1' }))).resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { approved: false } },
     ])
   })
 
   it('approve with edits puts them beside the decision; respond sends the payload; cancel says cancelled', async () => {
     const approve = await interrupted(withSchema(schema({ accepted: { type: 'boolean' }, doc: { type: 'string' } })))
-    expect((await sent(approve.store, approve.agent, (s) => s.approve('i1', { doc: 'mine' }))).resume).toStrictEqual([
+    expect((await sent(approve.store, approve.agent, (s) => s.approve({ id: 'i1', edits: { doc: 'mine' } }))).resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { doc: 'mine', accepted: true } },
     ])
     const respond = await interrupted(withSchema(schema({})))
-    expect((await sent(respond.store, respond.agent, (s) => s.respond('i1', { pick: 2 }))).resume).toStrictEqual([
+    expect((await sent(respond.store, respond.agent, (s) => s.respond({ id: 'i1', payload: { pick: 2 } }))).resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { pick: 2 } },
     ])
     const cancel = await interrupted(withSchema(schema({})))
-    const cancelled = await sent(cancel.store, cancel.agent, (s) => s.cancel('i1'))
+    const cancelled = await sent(cancel.store, cancel.agent, (s) => s.cancel({ id: 'i1' }))
     expect(cancelled.resume).toStrictEqual([{ interruptId: 'i1', status: 'cancelled' }])
     expect(cancel.store.getState().state).toStrictEqual({ doc: 'old' })
   })
 
   it('a tool_call interrupt without a schema, naming a call without a result, is answered as that call too', async () => {
     const answers: [string, (s: AgentStore<S>) => Promise<void>, string][] = [
-      ['approve', (s) => s.approve('i1'), '{"accepted":true}'],
-      ['reject', (s) => s.reject('i1'), '{"accepted":false}'],
-      ['respond', (s) => s.respond('i1', { n: 1 }), '{"n":1}'],
-      ['cancel', (s) => s.cancel('i1'), '{"status":"cancelled"}'],
+      ['approve', (s) => s.approve({ id: 'i1' }), '{"accepted":true}'],
+      ['reject', (s) => s.reject({ id: 'i1' }), '{"accepted":false}'],
+      ['respond', (s) => s.respond({ id: 'i1', payload: { n: 1 } }), '{"n":1}'],
+      ['cancel', (s) => s.cancel({ id: 'i1' }), '{"status":"cancelled"}'],
     ]
     for (const [, answer, content] of answers) {
       const { store, agent } = await interrupted((runId) => [...write(), interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])])
@@ -167,7 +167,7 @@ describe('answers to an interrupt', () => {
     for (const ending of endings) {
       const { store, agent } = await interrupted(ending)
       const before = store.getState().messages.filter((m) => m.role === 'tool').length
-      const input = await sent(store, agent, (s) => s.approve('i1'))
+      const input = await sent(store, agent, (s) => s.approve({ id: 'i1' }))
       expect(input.messages.filter((m) => m.role === 'tool')).toHaveLength(before)
       expect(input.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: true } }])
     }
@@ -213,9 +213,9 @@ describe('confirmation tool calls', () => {
 
   it('are answered by a tool message: accepted true, false, or the payload', async () => {
     const answers: [(s: AgentStore<S>) => Promise<void>, string][] = [
-      [(s) => s.approve('cc1'), '{"accepted":true}'],
-      [(s) => s.reject('cc1'), '{"accepted":false}'],
-      [(s) => s.respond('cc1', { accepted: true, note: 'x' }), '{"accepted":true,"note":"x"}'],
+      [(s) => s.approve({ id: 'cc1' }), '{"accepted":true}'],
+      [(s) => s.reject({ id: 'cc1' }), '{"accepted":false}'],
+      [(s) => s.respond({ id: 'cc1', payload: { accepted: true, note: 'x' } }), '{"accepted":true,"note":"x"}'],
     ]
     for (const [answer, content] of answers) {
       const { store, agent } = await interrupted((runId) => [
@@ -259,9 +259,9 @@ describe('on_interrupt', () => {
 
   it('is answered through forwardedProps.command.resume', async () => {
     const answers: [(s: AgentStore<S>) => Promise<void>, unknown][] = [
-      [(s) => s.approve(undefined, { doc: 'mine' }), { doc: 'mine', accepted: true }],
+      [(s) => s.approve({ edits: { doc: 'mine' } }), { doc: 'mine', accepted: true }],
       [(s) => s.reject(), { accepted: false }],
-      [(s) => s.respond(undefined, ['a']), ['a']],
+      [(s) => s.respond({ payload: ['a'] }), ['a']],
     ]
     for (const [answer, resume] of answers) {
       const { store, agent } = await interrupted((runId) => [...write(), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(runId)])
@@ -314,7 +314,7 @@ describe('which drafts a confirmation governs', () => {
       ...write(),
       interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1', responseSchema: { type: 'object' } }]),
     ])
-    const input = await sent(store, agent, (s) => s.approve('i1'))
+    const input = await sent(store, agent, (s) => s.approve({ id: 'i1' }))
     expect(input.messages.filter((m) => m.role === 'tool')).toStrictEqual([])
   })
 })
@@ -340,7 +340,7 @@ describe('on_interrupt values and calls in the conversation', () => {
       ev.toolResult('r2', 'x2', 'found'),
       interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
     ])
-    const input = await sent(store, agent, (s) => s.approve('i1'))
+    const input = await sent(store, agent, (s) => s.approve({ id: 'i1' }))
     expect(input.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content])).toStrictEqual([
       ['x1', 'found'],
       ['x2', 'found'],
@@ -350,7 +350,7 @@ describe('on_interrupt values and calls in the conversation', () => {
 
   it('a call the conversation does not hold gets no tool message, whatever else it holds', async () => {
     const { store, agent } = await interrupted((runId) => [...write('w1'), interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'nowhere' }])])
-    const input = await sent(store, agent, (s) => s.approve('i1'))
+    const input = await sent(store, agent, (s) => s.approve({ id: 'i1' }))
     expect(input.messages.filter((m) => m.role === 'tool')).toStrictEqual([])
   })
 })

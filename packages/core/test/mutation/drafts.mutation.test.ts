@@ -267,7 +267,7 @@ describe('identities kept while drafts stream', () => {
       ev.toolEnd('w1'),
       ev.runFinished('r1', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }] }),
     ])
-    void store.reject('i1')
+    void store.reject({ id: 'i1' })
     expect(store.getState().state).toBe(before)
   })
 

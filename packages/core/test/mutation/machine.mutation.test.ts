@@ -109,7 +109,7 @@ describe('requests that fail', () => {
     agent.streams[0]!.next(interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
     await first
     const before = store.getState()
-    const answer = store.approve('i1')
+    const answer = store.approve({ id: 'i1' })
     expect(store.getState()).toMatchObject({ status: 'running', committed: { doc: 'draft' } })
     agent.streams[1]!.error(new Error('HTTP 503'))
     await answer
@@ -122,7 +122,7 @@ describe('requests that fail', () => {
     expect(after.predictions).toBe(before.predictions)
     expect(after.messages).toBe(before.messages)
     expect(after.steps).toStrictEqual([])
-    const again = store.approve('i1')
+    const again = store.approve({ id: 'i1' })
     expect(agent.inputs[2]!.resume).toStrictEqual(agent.inputs[1]!.resume)
     agent.streams[2]!.next(ev.runStarted(agent.inputs[2]!.runId))
     agent.streams[2]!.next(ev.runFinished(agent.inputs[2]!.runId))
@@ -137,7 +137,7 @@ describe('requests that fail', () => {
     agent.streams[0]!.next(ev.runStarted(agent.inputs[0]!.runId))
     agent.streams[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
     await first
-    const answer = store.respond('i1', { a: 1 })
+    const answer = store.respond({ id: 'i1', payload: { a: 1 } })
     store.abort()
     await answer
     expect(store.getState()).toMatchObject({ status: 'interrupted', error: undefined })
@@ -150,7 +150,7 @@ describe('requests that fail', () => {
     const first = store.run()
     agent.streams[0]!.next(interrupt(agent.inputs[0]!.runId, [{ id: 'i1', reason: 'input_required' }]))
     await first
-    const answer = store.respond('i1', { a: 1 })
+    const answer = store.respond({ id: 'i1', payload: { a: 1 } })
     agent.streams[1]!.error(new Error('gone'))
     await answer
     expect(store.getState()).toMatchObject({ status: 'error', confirmations: [] })
@@ -240,7 +240,7 @@ describe('events through apply()', () => {
     })
     const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
     await store.run()
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(errors.map((e) => [e.code, e.reason, e.message])).toStrictEqual([
       ['INVALID_EVENT', 'orphan-result', 'TOOL_CALL_RESULT for tool call hidden, which the conversation never showed: dropped'],
     ])
@@ -284,7 +284,7 @@ describe('more of the transition, through the store', () => {
     })
     const store = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
     await store.run()
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(errors).toStrictEqual([])
     const messages = store.getState().messages
     expect(messages.map((m) => m.id).slice(0, 2)).toStrictEqual(['a0', 'a1'])

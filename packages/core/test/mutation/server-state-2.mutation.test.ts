@@ -84,7 +84,7 @@ describe('drafts held by a confirmation when the server changes state outside a 
       ['k1', ['doc']],
       ['k2', ['n']],
     ])
-    await s.reject('k1')
+    await s.reject({ id: 'k1' })
     expect(s.getState().state).toStrictEqual({ doc: 'old', n: 5 })
     expect(s.getState().predictions.map((p) => [p.stateKey, p.value])).toStrictEqual([['n', 5]])
     // The server still says 5 for n: it goes back to 0 here, which ends that server draft.
@@ -106,7 +106,7 @@ describe('drafts held by a confirmation when the server changes state outside a 
       ...call('k2', 'confirm', '{"function_call_id":"c2"}'),
       ev.runFinished(),
     ])
-    await s.approve('k2')
+    await s.approve({ id: 'k2' })
     expect(s.getState().state).toStrictEqual({ doc: 'new', title: 'U' })
     expect(s.getState().committed).toStrictEqual({ doc: 'old', title: 'U' })
     expect(s.getState().predictions.map((p) => [p.stateKey, p.toolCallId])).toStrictEqual([['doc', 'c1']])
@@ -187,7 +187,7 @@ describe('what a server draft records', () => {
     s.apply([ev.runStarted(), predict('doc', 'write'), ev.delta({ op: 'replace', path: '/doc', value: { a: 1 } })])
     s.apply([...call('k1', 'confirm', '{}'), ev.runFinished()])
     expect(s.getState().confirmations.map((c) => c.stateKeys)).toStrictEqual([['doc']])
-    await s.approve('k1', { b: 2 })
+    await s.approve({ id: 'k1', edits: { b: 2 } })
     expect(s.getState().state).toStrictEqual({ doc: { a: 1, b: 2 } })
     expect(s.getState().committed).toStrictEqual({ doc: { a: 1, b: 2 } })
   })
@@ -310,7 +310,7 @@ describe('the call a streaming draft names', () => {
     s.apply([ev.runStarted(), predict('doc', 'write', 'a'), predict('doc', 'write', 'b'), ...call('c1', 'write', '{"a":"x","b":"y"}')])
     expect(s.getState().state).toStrictEqual({ doc: 'y' })
     s.apply([...call('k1', 'confirm', '{"function_call_id":"c1"}'), ev.runFinished()])
-    await s.approve('k1', { a: 'A', b: 'B' })
+    await s.approve({ id: 'k1', edits: { a: 'A', b: 'B' } })
     expect(s.getState().state).toStrictEqual({ doc: 'B' })
   })
 })
@@ -359,8 +359,8 @@ describe('a resumed run’s answered calls', () => {
     })
     const s = createAgentStore<S>({ agent, initialState: {}, onError: (e) => errors.push(e) })
     await s.run()
-    await s.approve('i2')
-    await s.approve('i1')
+    await s.approve({ id: 'i2' })
+    await s.approve({ id: 'i1' })
     expect(errors.map((e) => [e.code, e.reason])).toStrictEqual([['INVALID_EVENT', 'orphan-result']])
     expect(s.getState().messages.filter((m) => m.role === 'tool')).toStrictEqual([])
   })

@@ -158,7 +158,7 @@ describe('answers', () => {
       { id: 'i2', reason: 'input_required' },
     ])
     expect(await refusal(two.store.approve())).toStrictEqual({ code: 'NO_CONFIRMATION', message: '2 confirmations are open: pass the id of the one to answer' })
-    expect(await refusal(two.store.approve('nope'))).toStrictEqual({ code: 'NO_CONFIRMATION', message: 'No open confirmation has the id "nope"' })
+    expect(await refusal(two.store.approve({ id: 'nope' }))).toStrictEqual({ code: 'NO_CONFIRMATION', message: 'No open confirmation has the id "nope"' })
     const none = createAgentStore<S>({ initialState: {} })
     expect(await refusal(none.approve())).toStrictEqual({ code: 'NO_CONFIRMATION', message: 'There is no open confirmation to answer' })
   })
@@ -168,11 +168,11 @@ describe('answers', () => {
       { id: 'i1', reason: 'tool_call', toolCallId: 'w1' },
       { id: 'i2', reason: 'input_required' },
     ])
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(agent.inputs).toHaveLength(1)
     expect(store.getState()).toMatchObject({ status: 'interrupted', committed: { doc: 'draft' } })
     expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i2'])
-    await store.respond('i2', { name: 'Ada' })
+    await store.respond({ id: 'i2', payload: { name: 'Ada' } })
     const input = agent.inputs[1]!
     expect(input.resume).toStrictEqual([
       { interruptId: 'i1', status: 'resolved', payload: { accepted: true } },
@@ -185,13 +185,13 @@ describe('answers', () => {
 
   it('run options given with an answer replace those of the resumed run, each on its own', async () => {
     const { agent, store } = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
-    await store.approve('i1', undefined, { context: [] })
+    await store.approve({ id: 'i1', context: [] })
     const input = agent.inputs[1]!
     expect(input.context).toStrictEqual([])
     expect(input.tools).toStrictEqual([{ name: 't', description: 'd', parameters: {} }])
     expect(input.forwardedProps).toStrictEqual({ p: 1 })
     const other = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
-    await other.store.reject('i1', undefined, { tools: [], forwardedProps: { q: 2 } })
+    await other.store.reject({ id: 'i1', tools: [], forwardedProps: { q: 2 } })
     expect(other.agent.inputs[1]!.tools).toStrictEqual([])
     expect(other.agent.inputs[1]!.forwardedProps).toStrictEqual({ q: 2 })
     expect(other.agent.inputs[1]!.context).toStrictEqual([{ description: 'c', value: 'v' }])
@@ -199,20 +199,20 @@ describe('answers', () => {
 
   it('approve edits replace the mapped argument, or merge into a whole-arguments draft', async () => {
     const mapped = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
-    await mapped.store.approve('i1', { doc: 'edited', other: 1 })
+    await mapped.store.approve({ id: 'i1', edits: { doc: 'edited', other: 1 } })
     expect(mapped.agent.inputs[1]!.state).toStrictEqual({ doc: 'edited' })
     const unmapped = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
-    await unmapped.store.approve('i1', { other: 1 })
+    await unmapped.store.approve({ id: 'i1', edits: { other: 1 } })
     expect(unmapped.agent.inputs[1]!.state).toStrictEqual({ doc: 'draft' })
     const whole = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }], '*')
-    await whole.store.approve('i1', { body: 'B' })
+    await whole.store.approve({ id: 'i1', edits: { body: 'B' } })
     expect(whole.agent.inputs[1]!.state).toStrictEqual({ doc: { title: 't', body: 'B' } })
   })
 
   it('reject and cancel discard the governed drafts', async () => {
     for (const answer of ['reject', 'cancel'] as const) {
       const { agent, store } = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
-      await store[answer]('i1')
+      await store[answer]({ id: 'i1' })
       expect(agent.inputs[1]!.state).toStrictEqual({ doc: 'old' })
       expect(store.getState()).toMatchObject({ status: 'idle', state: { doc: 'old' }, committed: { doc: 'old' }, predictions: [] })
     }
@@ -221,13 +221,13 @@ describe('answers', () => {
   it('refuses edits and payloads that are not JSON objects within the limits, changing nothing', async () => {
     const { agent, store } = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])
     const before = store.getState()
-    expect((await refusal(store.approve('i1', { doc: new Date() })))?.code).toBe('INVALID_ANSWER')
-    expect(await refusal(store.approve('i1', ['x'] as unknown as Record<string, unknown>))).toStrictEqual({
+    expect((await refusal(store.approve({ id: 'i1', edits: { doc: new Date() } })))?.code).toBe('INVALID_ANSWER')
+    expect(await refusal(store.approve({ id: 'i1', edits: ['x'] as unknown as Record<string, unknown> }))).toStrictEqual({
       code: 'INVALID_ANSWER',
       message: 'approve() edits must be an object keyed like the tool arguments',
     })
-    expect(await refusal(store.respond('i1', undefined))).toStrictEqual({ code: 'INVALID_ANSWER', message: 'respond() needs a JSON payload' })
-    expect((await refusal(store.respond('i1', { f: () => 1 })))?.code).toBe('INVALID_ANSWER')
+    expect(await refusal(store.respond({ id: 'i1', payload: undefined }))).toStrictEqual({ code: 'INVALID_ANSWER', message: 'respond() needs a JSON payload' })
+    expect((await refusal(store.respond({ id: 'i1', payload: { f: () => 1 } })))?.code).toBe('INVALID_ANSWER')
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
   })
@@ -239,7 +239,10 @@ describe('answers', () => {
     }
     const { agent, store } = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }], 'doc', { validate })
     const before = store.getState()
-    expect(await refusal(store.approve('i1', { doc: 'bad' }))).toStrictEqual({ code: 'VALIDATION', message: 'State rejected by the validator: no bad docs' })
+    expect(await refusal(store.approve({ id: 'i1', edits: { doc: 'bad' } }))).toStrictEqual({
+      code: 'VALIDATION',
+      message: 'State rejected by the validator: no bad docs',
+    })
     expect(store.getState()).toBe(before)
     expect(agent.inputs).toHaveLength(1)
   })
@@ -261,20 +264,20 @@ describe('answers', () => {
     const store = createAgentStore<S>({ agent, initialState: { doc: '', pad: 'x'.repeat(40) }, limits: { maxStateBytes: 80 } })
     await store.run()
     const before = store.getState()
-    const refused = await refusal(store.approve('i1', { doc: 'y'.repeat(40) }))
+    const refused = await refusal(store.approve({ id: 'i1', edits: { doc: 'y'.repeat(40) } }))
     expect(refused?.code).toBe('LIMIT_EXCEEDED')
     expect(store.getState()).toBe(before)
-    await store.approve('i1', { doc: 'short' })
+    await store.approve({ id: 'i1', edits: { doc: 'short' } })
     expect(agent.inputs[1]!.state).toStrictEqual({ doc: 'short', pad: 'x'.repeat(40) })
   })
 
   it('an expired confirmation can only be cancelled', async () => {
     const { agent, store } = await withConfirmations([{ id: 'i1', reason: 'tool_call', toolCallId: 'w1', expiresAt: '2000-01-01T00:00:00Z' }])
-    expect(await refusal(store.approve('i1'))).toStrictEqual({
+    expect(await refusal(store.approve({ id: 'i1' }))).toStrictEqual({
       code: 'EXPIRED',
       message: 'The confirmation "i1" expired at 2000-01-01T00:00:00Z: it can only be cancelled',
     })
-    await store.cancel('i1')
+    await store.cancel({ id: 'i1' })
     expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'cancelled' }])
   })
 
@@ -286,7 +289,7 @@ describe('answers', () => {
     const store = createAgentStore<S>({ agent, initialState: {} })
     await store.run()
     const payload = { list: [1] }
-    const answered = store.respond('i1', payload)
+    const answered = store.respond({ id: 'i1', payload })
     payload.list.push(2)
     await answered
     expect(agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { list: [1] } }])
@@ -305,7 +308,7 @@ describe('answers', () => {
     })
     const other = createAgentStore<S>({ agent: plain, initialState: {} })
     await other.run({ forwardedProps: 'text' })
-    await other.respond(undefined, 'yes')
+    await other.respond({ payload: 'yes' })
     expect(plain.inputs[1]!.forwardedProps).toStrictEqual({ command: { resume: 'yes' } })
   })
 
@@ -313,7 +316,7 @@ describe('answers', () => {
     const store = createAgentStore<S>({ initialState: { doc: 'old' } })
     store.apply([ev.runStarted('r1'), predict('doc', 'write', 'doc'), ev.toolStart('w1', 'write'), ev.toolArgs('w1', '{"doc":"draft"}')])
     store.apply(interrupt('r1', [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
-    await store.approve('i1')
+    await store.approve({ id: 'i1' })
     expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], state: { doc: 'draft' }, committed: { doc: 'draft' } })
   })
 })

@@ -203,7 +203,7 @@ describe('a thread two tabs hold', () => {
       void a.run({ message: 'go' })
       const agent = first.agents.get('a')!
       for (const event of interruptedRun(agent.inputs[0]!, [{ id: 'i1', toolCallId: 'tc1' }])) agent.push(event)
-      void a.approve('i1')
+      void a.approve({ id: 'i1' })
       await first.threads.flush()
       const second = page(storage)
       await second.threads.whenRestored()
@@ -359,20 +359,20 @@ describe('an async storage that takes its time', () => {
 describe('answers and edits across a reload', () => {
   it("an edit made while an answer waits for the resumed run's first event survives a reload", async () => {
     const { store } = await interruptedStore([{ id: 'i1', toolCallId: 'tc1' }])
-    void store.approve('i1')
+    void store.approve({ id: 'i1' })
     store.setState((previous) => ({ ...previous, note: 'mine' }))
     expect(store.getState().state.note).toBe('mine')
 
     const { store: after, agent } = reloaded(store)
     expect(after.getState().status).toBe('interrupted')
     expect(after.getState().state.note).toBe('mine')
-    void after.approve('i1')
+    void after.approve({ id: 'i1' })
     expect(agent.inputs[0]?.state).toMatchObject({ note: 'mine' })
   })
 
   it('a new run asking with an interrupt id answered before shows it as a confirmation and commits nothing unapproved', async () => {
     const { agent, store } = await interruptedStore([{ id: 'i1', toolCallId: 'tc1' }])
-    void store.approve('i1')
+    void store.approve({ id: 'i1' })
     agent.push(started(agent.inputs[1]!))
     agent.push(finished(agent.inputs[1]!))
     expect(store.getState().status).toBe('idle')
@@ -427,8 +427,8 @@ describe("LangGraph's on_interrupt", () => {
   it('two confirmations answered: the resumed run carries both answers in forwardedProps.command.resume', async () => {
     const { agent, store } = await askedTwice()
     const [first, second] = store.getState().confirmations
-    void store.respond(first!.id, 'answer one')
-    void store.respond(second!.id, 'answer two')
+    void store.respond({ id: first!.id, payload: 'answer one' })
+    void store.respond({ id: second!.id, payload: 'answer two' })
     const resume = resumeSent(agent.inputs[1])
     expect(resume).toContain('answer one')
     expect(resume).toContain('answer two')
@@ -437,9 +437,9 @@ describe("LangGraph's on_interrupt", () => {
   it('one of two answered, then a reload: answering the other sends both', async () => {
     const { store } = await askedTwice()
     const [first, second] = store.getState().confirmations
-    void store.respond(first!.id, 'answer one')
+    void store.respond({ id: first!.id, payload: 'answer one' })
     const { agent, store: after } = reloaded(store)
-    for (const { id } of after.getState().confirmations) void after.respond(id, id === second!.id ? 'answer two' : 'answer one again')
+    for (const { id } of after.getState().confirmations) void after.respond({ id, payload: id === second!.id ? 'answer two' : 'answer one again' })
     const resume = resumeSent(agent.inputs[0])
     expect(resume).toContain('answer one')
     expect(resume).toContain('answer two')

@@ -49,7 +49,7 @@ describe('an interrupt that expires', () => {
     const reloaded = restored(live.store)
     expect(reloaded.errors).toStrictEqual([])
     for (const { store, agent } of [live, reloaded]) {
-      const answering = store.respond('int-1', { ok: true })
+      const answering = store.respond({ id: 'int-1', payload: { ok: true } })
       expect(agent.inputs.at(-1)?.resume).toStrictEqual([{ interruptId: 'int-1', status: 'resolved', payload: { ok: true } }])
       store.abort()
       expect(await outcome(answering)).toBe('sent')
@@ -60,8 +60,8 @@ describe('an interrupt that expires', () => {
     const live = interrupted('2001-01-01T00:00:00Z')
     const reloaded = restored(live.store)
     for (const { store, agent } of [live, reloaded]) {
-      expect(await outcome(store.respond('int-1', { ok: true }))).toBe('EXPIRED')
-      void store.cancel('int-1')
+      expect(await outcome(store.respond({ id: 'int-1', payload: { ok: true } }))).toBe('EXPIRED')
+      void store.cancel({ id: 'int-1' })
       expect(agent.inputs.at(-1)?.resume).toStrictEqual([{ interruptId: 'int-1', status: 'cancelled' }])
     }
   })

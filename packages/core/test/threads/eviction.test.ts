@@ -67,7 +67,7 @@ describe('a thread dropped from memory', () => {
     await threads.flush()
     await settle()
     // The app answers through the store it kept from before the drop.
-    void a.approve('k1')
+    void a.approve({ id: 'k1' })
     expect(threads.store('a')).toBe(a)
     await threads.flush()
     expect(JSON.parse(storage.items.get('agent-state:a')!).model.snapshot.status).toBe('running')

@@ -37,7 +37,7 @@ async function closedWhileBusy(storage: PersistStorage) {
   agentC.push({ type: 'TOOL_CALL_START', toolCallId: 'k1', toolCallName: 'confirm_changes' } as BaseEvent)
   agentC.push({ type: 'TOOL_CALL_END', toolCallId: 'k1' } as BaseEvent)
   agentC.push(finished('c', 'r2'))
-  void c.approve('k1')
+  void c.approve({ id: 'k1' })
   threads.open('b')
   await threads.flush()
   expect(listed(summaryOf(threads, 'a')!)).toStrictEqual({ status: 'running', hasConfirmation: false })

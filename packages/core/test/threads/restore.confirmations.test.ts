@@ -142,11 +142,14 @@ const scenarios: Scenario[] = [
 type Answer = { name: string; give: (store: AgentStore<Doc>, id: string) => Promise<void> }
 
 const answers: Answer[] = [
-  { name: 'approve', give: (store, id) => store.approve(id) },
-  { name: 'approve with edits and run options', give: (store, id) => store.approve(id, { document: 'Edited by me.' }, { forwardedProps: { mode: 'edit' } }) },
-  { name: 'reject', give: (store, id) => store.reject(id, 'Not this one') },
-  { name: 'respond', give: (store, id) => store.respond(id, { approved: true, title: 'Sea', note: 'fine' }) },
-  { name: 'cancel', give: (store, id) => store.cancel(id) },
+  { name: 'approve', give: (store, id) => store.approve({ id }) },
+  {
+    name: 'approve with edits and run options',
+    give: (store, id) => store.approve({ id, edits: { document: 'Edited by me.' }, forwardedProps: { mode: 'edit' } }),
+  },
+  { name: 'reject', give: (store, id) => store.reject({ id, reason: 'Not this one' }) },
+  { name: 'respond', give: (store, id) => store.respond({ id, payload: { approved: true, title: 'Sea', note: 'fine' } }) },
+  { name: 'cancel', give: (store, id) => store.cancel({ id }) },
 ]
 
 function page(first: ScriptedRun, runs: ScriptedRun[] = [finishing]) {
@@ -249,16 +252,16 @@ describe('a reload while a confirmation is open', () => {
       idsFor(1)
       await one.store.run({ message: { id: 'user-1', role: 'user', content: 'Go' }, tools: [{ name: 'pick', description: 'Pick', parameters: {} }] })
       idsFor(2)
-      await one.store.approve('a')
+      await one.store.approve({ id: 'a' })
     }
     expect(withReload.agent.inputs).toHaveLength(1)
     const after = reloaded(withReload.store.serialize())
     expect(after.store.getState()).toStrictEqual(without.store.getState())
     expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
     idsFor(3)
-    await without.store.respond('b', { name: 'Ada' })
+    await without.store.respond({ id: 'b', payload: { name: 'Ada' } })
     idsFor(3)
-    await after.store.respond('b', { name: 'Ada' })
+    await after.store.respond({ id: 'b', payload: { name: 'Ada' } })
     expect(after.agent.inputs).toStrictEqual(without.agent.inputs.slice(1))
     expect(after.agent.inputs[0]!.resume).toStrictEqual([
       { interruptId: 'a', status: 'resolved', payload: { accepted: true } },
@@ -284,15 +287,15 @@ describe('a reload while a confirmation is open, after it expired', () => {
       const after = reloaded(saved)
       expect(after.store.getState()).toStrictEqual(without.store.getState())
       idsFor(2)
-      const refused = [await settled(without.store.approve('int-1'))]
+      const refused = [await settled(without.store.approve({ id: 'int-1' }))]
       idsFor(2)
-      refused.push(await settled(after.store.approve('int-1')))
+      refused.push(await settled(after.store.approve({ id: 'int-1' })))
       expect(refused).toStrictEqual(['refused EXPIRED', 'refused EXPIRED'])
       expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
       idsFor(3)
-      await without.store.cancel('int-1')
+      await without.store.cancel({ id: 'int-1' })
       idsFor(3)
-      await after.store.cancel('int-1')
+      await after.store.cancel({ id: 'int-1' })
       expect(after.agent.inputs).toStrictEqual(without.agent.inputs.slice(1))
       expect(after.agent.inputs[0]!.resume).toStrictEqual([{ interruptId: 'int-1', status: 'cancelled' }])
     } finally {
@@ -319,7 +322,7 @@ describe('an interrupt already answered never comes back by a replay', () => {
     idsFor(1)
     await before.store.run({ message: { id: 'user-1', role: 'user', content: 'Hello' } })
     idsFor(2)
-    await before.store.respond('int-1', { name: 'Ada' })
+    await before.store.respond({ id: 'int-1', payload: { name: 'Ada' } })
     expect(before.agent.inputs[1]!.resume).toStrictEqual([{ interruptId: 'int-1', status: 'resolved', payload: { name: 'Ada' } }])
     expect(before.store.getState()).toMatchObject({ status: 'idle', confirmations: [] })
     return before
@@ -360,7 +363,7 @@ describe('an interrupt already answered never comes back by a replay', () => {
     for (const event of interruptOf(agent.inputs[0]!)) agent.push(event)
     expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
     idsFor(2)
-    void store.respond('int-1', { name: 'Ada' })
+    void store.respond({ id: 'int-1', payload: { name: 'Ada' } })
     // The resumed run's first event: from here the server has the answer.
     agent.push(started(agent.inputs[1]!))
     agent.push(ev({ type: 'TEXT_MESSAGE_START', messageId: 'reply', role: 'assistant' }))
@@ -430,7 +433,7 @@ describe('a reload while a run streams or an answer is on its way', () => {
     const waitingForAnswer = store.getState()
     expect(waitingForAnswer.status).toBe('interrupted')
     idsFor(2)
-    void store.approve('int-1', { document: 'Edited.' })
+    void store.approve({ id: 'int-1', edits: { document: 'Edited.' } })
     expect(agent.inputs).toHaveLength(2)
     expect(agent.open).toBe(true)
     // Saved now: the request is open and the server has sent nothing yet.
@@ -448,7 +451,7 @@ describe('a reload while a run streams or an answer is on its way', () => {
     expect(after.getState().confirmations).toStrictEqual(confirmations)
     expect(after.getState().confirmations.map((c) => c.id)).toStrictEqual(['int-1'])
     idsFor(2)
-    void after.approve('int-1', { document: 'Edited.' })
+    void after.approve({ id: 'int-1', edits: { document: 'Edited.' } })
     expect(next.inputs).toStrictEqual([agent.inputs[1]])
     expect(next.inputs[0]!.resume).toStrictEqual([{ interruptId: 'int-1', status: 'resolved', payload: { approved: true, document: 'Edited.' } }])
   })

@@ -280,7 +280,7 @@ describe('serialize(): plain JSON in every state of a thread', () => {
       agent: new ScriptedAgent({ runs: [finishing] }),
       restore: interrupted.serialize(),
     })
-    await answered.approve('a')
+    await answered.approve({ id: 'a' })
     expect(answered.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
     keep('one answer waiting for the other', answered)
     return found

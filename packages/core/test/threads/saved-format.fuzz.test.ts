@@ -72,7 +72,7 @@ function damage(saved: Record<string, unknown>, damages: Damage[]): string[] {
 /** Usable: open confirmations cancelled, a run out and back, abort and reset. */
 async function expectUsable(store: AgentStore<Doc>, agent: SteppedAgent, threadId: string) {
   for (const confirmation of store.getState().confirmations) {
-    const cancelled = store.cancel(confirmation.id)
+    const cancelled = store.cancel({ id: confirmation.id })
     cancelled.catch(() => undefined)
     if (agent.open) {
       agent.push({ type: 'RUN_STARTED', threadId, runId: agent.inputs.at(-1)!.runId } as never)

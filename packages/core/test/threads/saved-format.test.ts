@@ -46,7 +46,7 @@ function answeringThread(): Saved {
   agent.push(ev.toolArgs('c1', '{}'))
   agent.push(ev.toolEnd('c1'))
   agent.push(finished('r1'))
-  void store.approve('c1')
+  void store.approve({ id: 'c1' })
   const saved = throughJson(store.serialize()) as Saved
   expect(saved.model.outbox.restore).toBeDefined()
   return saved

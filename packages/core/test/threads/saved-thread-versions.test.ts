@@ -39,7 +39,7 @@ async function savedNow(version?: number): Promise<string> {
   ids.next = 100
   await store.run(runOptions)
   ids.next = 200
-  await store.respond('int-tone', { tone: 'calm' })
+  await store.respond({ id: 'int-tone', payload: { tone: 'calm' } })
   store.setState((doc) => ({ ...doc, title: 'The sea' }))
   return JSON.stringify(store.serialize())
 }

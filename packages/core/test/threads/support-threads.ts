@@ -128,10 +128,10 @@ export function startRun(store: AgentStore<Doc>, conversation: Conversation, ind
   if (confirmations.length > 0) {
     for (const confirmation of confirmations) {
       const { id } = confirmation
-      if (/reject/.test(conversation.name)) settle(store.reject(id, 'not this'))
-      else if (/cancel/.test(conversation.name)) settle(store.cancel(id))
-      else if (confirmation.reason === 'input_required') settle(store.respond(id, payloadFor(id, input)))
-      else settle(store.approve(id))
+      if (/reject/.test(conversation.name)) settle(store.reject({ id, reason: 'not this' }))
+      else if (/cancel/.test(conversation.name)) settle(store.cancel({ id }))
+      else if (confirmation.reason === 'input_required') settle(store.respond({ id, payload: payloadFor(id, input) }))
+      else settle(store.approve({ id }))
     }
     return
   }
