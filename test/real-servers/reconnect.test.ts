@@ -456,7 +456,7 @@ describe('CopilotKit: reconnect to a thread the server does not have', () => {
     // The runtime answers connect for a thread it never had (or evicted) with an empty stream.
     expect(connect).toMatchObject({ cut: false, events: [] })
     expect(thread.errors.map((error) => [error.code, error.reason])).toEqual([
-      ['TRANSPORT', undefined],
+      ['TRANSPORT', 'network'],
       ['RECONNECT', 'not-found'],
     ])
     // Reported only: the snapshot is the one the drop left.
