@@ -2,7 +2,7 @@
 // edit around a reload: each case a few steps long (the persistence fuzz explores the rest).
 // Each test names the promise it holds the store to; a saved thread is read back as a new page would.
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AgentStore, type AgentThreads, createAgentStore, createAgentThreads, type PersistStorage } from '../../src'
 import { MapStorage, SteppedAgent, sleep, throughJson } from './support-threads'
 
@@ -145,6 +145,14 @@ class AsyncMapStorage {
 }
 
 describe('a thread two tabs hold', () => {
+  // Date frozen: every summary's stamp ties, as within one millisecond, and the list must still pick the right one.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   /** Tab one runs a, streaming; tab two opens on the list tab one wrote: it restores a (its shown thread) idle, then opens b. */
   async function runningInOneShownInTwo(storage: PersistStorage) {
     const first = page(storage)
@@ -179,70 +187,55 @@ describe('a thread two tabs hold', () => {
   }
 
   it('the run ends in error in the tab that runs it: after the other tab, which restored it, writes the list, a reload lists it as error', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      const storage = new MapStorage()
-      const { first, second, agent } = await runningInOneShownInTwo(storage)
-      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
-      await first.threads.flush()
+    const storage = new MapStorage()
+    const { first, second, agent } = await runningInOneShownInTwo(storage)
+    agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+    await first.threads.flush()
 
-      expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
-    } finally {
-      vi.useRealTimers()
-    }
+    expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
   })
 
   it("over an async storage: the other tab's restore, arriving late, is no change of the thread (an answer not received yet shows its confirmation there)", async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      const storage = new AsyncMapStorage()
-      const first = page(storage)
-      await first.threads.whenRestored()
-      const a = first.threads.open('a')
-      await a.whenRestored()
-      void a.run({ message: 'go' })
-      const agent = first.agents.get('a')!
-      for (const event of interruptedRun(agent.inputs[0]!, [{ id: 'i1', toolCallId: 'tc1' }])) agent.push(event)
-      void a.approve({ id: 'i1' })
-      await first.threads.flush()
-      const second = page(storage)
-      await second.threads.whenRestored()
-      const restored = second.threads.store('a')!
-      await restored.whenRestored()
-      expect(restored.getState()).toMatchObject({ status: 'interrupted', confirmations: [{ id: 'i1' }] })
-      second.threads.open('b').setState({ document: 'from b' })
-      await second.threads.flush()
-      agent.push(started(agent.inputs[1]!))
-      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
-      await first.threads.flush()
+    const storage = new AsyncMapStorage()
+    const first = page(storage)
+    await first.threads.whenRestored()
+    const a = first.threads.open('a')
+    await a.whenRestored()
+    void a.run({ message: 'go' })
+    const agent = first.agents.get('a')!
+    for (const event of interruptedRun(agent.inputs[0]!, [{ id: 'i1', toolCallId: 'tc1' }])) agent.push(event)
+    void a.approve({ id: 'i1' })
+    await first.threads.flush()
+    const second = page(storage)
+    await second.threads.whenRestored()
+    const restored = second.threads.store('a')!
+    await restored.whenRestored()
+    expect(restored.getState()).toMatchObject({ status: 'interrupted', confirmations: [{ id: 'i1' }] })
+    second.threads.open('b').setState({ document: 'from b' })
+    await second.threads.flush()
+    agent.push(started(agent.inputs[1]!))
+    agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+    await first.threads.flush()
 
-      expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
-    } finally {
-      vi.useRealTimers()
-    }
+    expect(await afterTheOtherTabWritesAndAReload(storage, second.threads)).toEqual({ listedAs: 'error', opensAs: 'error' })
   })
 
   it('the tab running it lists it as running while it runs, though the other tab ran it too since and listed its own end', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      const storage = new MapStorage()
-      const { first, second, a } = await runningInOneShownInTwo(storage)
-      const there = second.threads.store('a')!
-      void there.run({ message: 'here too' })
-      const agent = second.agents.get('a')!
-      agent.push(started(agent.inputs[0]!))
-      agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
-      await second.threads.flush()
-      expect(second.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('error')
-      // The first tab writes the list again, merging what the second wrote.
-      first.threads.open('c')
-      await first.threads.flush()
+    const storage = new MapStorage()
+    const { first, second, a } = await runningInOneShownInTwo(storage)
+    const there = second.threads.store('a')!
+    void there.run({ message: 'here too' })
+    const agent = second.agents.get('a')!
+    agent.push(started(agent.inputs[0]!))
+    agent.push({ type: 'RUN_ERROR', message: 'the model failed' } as BaseEvent)
+    await second.threads.flush()
+    expect(second.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('error')
+    // The first tab writes the list again, merging what the second wrote.
+    first.threads.open('c')
+    await first.threads.flush()
 
-      expect(a.getState().status).toBe('running')
-      expect(first.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('running')
-    } finally {
-      vi.useRealTimers()
-    }
+    expect(a.getState().status).toBe('running')
+    expect(first.threads.getState().threads.find((s) => s.id === 'a')?.status).toBe('running')
   })
 })
 
