@@ -2,7 +2,8 @@
 // With localStorage the registry follows the page's `storage` event by itself; dispose() removes
 // that listener, so a registry torn down (a hot module reload) no longer takes another tab's list.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAgentThreads } from '../../src'
+import { type AgentThreads, createAgentThreads } from '../../src'
+import { settle } from './support-storages'
 import type { Doc } from './support-threads'
 
 afterEach(() => {
@@ -17,7 +18,11 @@ function otherTabLists(id: string) {
   window.dispatchEvent(new StorageEvent('storage', { key: 'agent-state:threads', storageArea: localStorage }))
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+const listedIds = (threads: AgentThreads<Doc>) =>
+  threads
+    .getState()
+    .threads.map((s) => s.id)
+    .sort()
 
 describe('dispose() over localStorage', () => {
   it("removes the page's storage listener: another tab's list is taken before, not after", async () => {
@@ -26,12 +31,7 @@ describe('dispose() over localStorage', () => {
     await threads.flush()
     otherTabLists('b')
     await settle()
-    expect(
-      threads
-        .getState()
-        .threads.map((s) => s.id)
-        .sort(),
-    ).toEqual(['b', 'mine'])
+    expect(listedIds(threads)).toEqual(['b', 'mine'])
 
     await threads.dispose()
     const reads = vi.spyOn(Storage.prototype, 'getItem')
@@ -40,11 +40,6 @@ describe('dispose() over localStorage', () => {
 
     // Not even read: nothing is left listening.
     expect(reads).not.toHaveBeenCalled()
-    expect(
-      threads
-        .getState()
-        .threads.map((s) => s.id)
-        .sort(),
-    ).toEqual(['b', 'mine'])
+    expect(listedIds(threads)).toEqual(['b', 'mine'])
   })
 })
