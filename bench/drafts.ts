@@ -4,7 +4,7 @@
 
 import { type BaseEvent, EventType } from '@ag-ui/core'
 import { JSONParser } from '@streamparser/json'
-import { createPartialJsonReader, selectArgument } from '../packages/core/src/partial-json'
+import { createPartialJsonReader, selectArgument } from '../packages/core/src/json/partial-json'
 import { assertProductionMode, buildText, clientRunAgent, expectEqual, STORE_TRIALS, storeApply, wire, withLifecycle } from './core-state'
 import {
   describeGrowth,

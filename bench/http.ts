@@ -10,7 +10,7 @@ import { HttpAgent } from '@ag-ui/client'
 import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { type AgentStore, createAgentStore } from '../packages/core/src/index'
 import { defaultLimits } from '../packages/core/src/limits'
-import { SseFramer, wrapFetch } from '../packages/core/src/sse-transport'
+import { SseFramer, wrapFetch } from '../packages/core/src/transport/sse'
 import {
   assertProductionMode,
   buildDeltas,

@@ -8,10 +8,10 @@
 
 import { type BaseEvent, EventType } from '@ag-ui/core'
 import { createAgentStore } from '../packages/core/src/index'
-import { type MachineConfig, transition } from '../packages/core/src/machine'
-import { initialModel, type Model } from '../packages/core/src/model'
-import { blankSnapshot } from '../packages/core/src/snapshot'
-import { machineConfig } from '../packages/core/src/store'
+import { initialModel, type Model } from '../packages/core/src/machine/model'
+import { type MachineConfig, transition } from '../packages/core/src/machine/transition'
+import { machineConfig } from '../packages/core/src/shell/store'
+import { blankSnapshot } from '../packages/core/src/snapshot/copy'
 import { assertProductionMode, buildText, expectEqual, STORE_TRIALS, storeRun, wire, withLifecycle } from './core-state'
 import {
   describePairedRatio,

@@ -3,7 +3,7 @@ import { HttpAgent } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
 import type { AgentStoreError, RunOptions } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectRun } from '../../packages/core/src/run'
+import { connectRun } from '../../packages/core/src/transport/connect-run'
 import { type Exchange, ev, type Handler, type HostileServer, httpError, reply, sse, startHostileServer, waitFor } from './hostile-server'
 import { type Doc, expectDraftInFlight, expectFailed, expectReady, healthy, initialState, prelude, storeOn } from './scenario'
 

@@ -3,7 +3,7 @@ import { HttpAgent, type HttpAgentFetchFn } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SseFramer } from '../../packages/core/src/sse-transport'
+import { SseFramer } from '../../packages/core/src/transport/sse'
 import { ev, gate, type HostileServer, reply, sse, startHostileServer } from './hostile-server'
 import { type Doc, expectFailed, expectReady, healthy, prelude, storeOn } from './scenario'
 

@@ -2,9 +2,9 @@ export type { AgentStoreErrorCode, AgentStoreErrorDetails, AgentStoreErrorDetail
 export { AgentStoreError, isAgentStoreError } from './errors'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
-export { createAgentStore } from './store'
-export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './threads'
-export { createAgentThreads } from './threads'
+export { createAgentStore } from './shell/store'
+export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './shell/threads'
+export { createAgentThreads } from './shell/threads'
 export type {
   AgentSnapshot,
   AgentStore,

@@ -1,7 +1,7 @@
 import { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
-import { decodeModel } from './model-io'
+import { decodeModel } from './persistence/model-codec'
 
 export type ScriptedRun = readonly BaseEvent[] | ((input: RunAgentInput) => readonly BaseEvent[])
 

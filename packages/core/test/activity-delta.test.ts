@@ -4,8 +4,8 @@ import type { ActivityMessage, BaseEvent, Event } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError } from '../src'
 import { defaultLimits } from '../src/limits'
-import { reduceEvent } from '../src/reduce'
-import { blankSnapshot } from '../src/snapshot'
+import { blankSnapshot } from '../src/snapshot/copy'
+import { reduceEvent } from '../src/snapshot/reduce-event'
 import { recordedStore } from './helpers'
 
 const e = (event: Record<string, unknown>) => event as unknown as BaseEvent

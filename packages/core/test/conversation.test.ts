@@ -2,7 +2,7 @@
 // createAgentStore().apply() and getState().
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { messagesForServer } from '../src/reduce/messages'
+import { messagesForServer } from '../src/snapshot/messages'
 import { ev, recordedStore } from './helpers'
 
 const e = (event: Record<string, unknown>) => event as unknown as BaseEvent

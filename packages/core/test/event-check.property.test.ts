@@ -1,7 +1,7 @@
 import { EventSchemas } from '@ag-ui/core/schemas'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkHotEvent } from '../src/reduce/event-check'
+import { checkHotEvent } from '../src/snapshot/event-check'
 
 // Values that hit every rule: right and wrong types, null, undefined, edge numbers, pointers.
 const anything = fc.oneof(

@@ -34,48 +34,22 @@ const mayImport: Record<Layer, readonly Layer[]> = {
 }
 
 /**
- * Where each file of packages/core/src belongs: a file, or a folder ending in '/'; the longest
- * match wins, so a folder can be mapped at once and a file in it told apart.
+ * Where each file of packages/core/src belongs: each layer is a folder of the same name, and the
+ * public types and entry points sit at the top. A key is a file, or a folder ending in '/'; the
+ * longest match wins.
  */
 const layers: Record<string, Layer> = {
   'index.ts': 'entry',
   'internals.ts': 'entry',
   'testing.ts': 'entry',
 
-  'store.ts': 'shell',
-  'threads.ts': 'shell',
-  'listeners.ts': 'shell',
-
-  'persist.ts': 'persistence',
-  'thread.ts': 'persistence',
-  'model-io.ts': 'persistence',
-  'saved-format.ts': 'persistence',
-  'saved-thread.ts': 'persistence',
-
-  'run.ts': 'transport',
-  'sse-transport.ts': 'transport',
-
-  'machine.ts': 'machine',
-  'model.ts': 'machine',
-  // The copy that makes a value handed to the store its own: the commands take it, as the shell does.
-  'owned.ts': 'machine',
-  'reduce/user.ts': 'machine',
-  'reduce/server-state.ts': 'machine',
-  'reduce/run-end.ts': 'machine',
-  'reduce/confirmations.ts': 'machine',
-  'reduce/drafts.ts': 'machine',
-
-  'reduce/': 'snapshot',
-  'snapshot.ts': 'snapshot',
-
-  'reduce/state.ts': 'state',
-  'reduce/value-limits.ts': 'state',
-  'edits.ts': 'state',
-
-  'json-patch.ts': 'json',
-  'json-value.ts': 'json',
-  'partial-json.ts': 'json',
-  'strings.ts': 'json',
+  'shell/': 'shell',
+  'persistence/': 'persistence',
+  'transport/': 'transport',
+  'machine/': 'machine',
+  'snapshot/': 'snapshot',
+  'state/': 'state',
+  'json/': 'json',
 
   'types.ts': 'base',
   'errors.ts': 'base',
@@ -339,24 +313,32 @@ describe('the import graph', () => {
 
   it('finds a cycle and an upward import when there is one', () => {
     const graph = {
-      files: ['store.ts', 'machine.ts', 'types.ts', 'thread.ts'],
+      files: ['shell/store.ts', 'machine/transition.ts', 'types.ts', 'persistence/serialize.ts'],
       edges: [
-        { from: 'store.ts', to: 'machine.ts', typeOnly: false },
-        { from: 'machine.ts', to: 'types.ts', typeOnly: true },
-        { from: 'types.ts', to: 'thread.ts', typeOnly: true },
-        { from: 'thread.ts', to: 'types.ts', typeOnly: true },
+        { from: 'shell/store.ts', to: 'machine/transition.ts', typeOnly: false },
+        { from: 'machine/transition.ts', to: 'types.ts', typeOnly: true },
+        { from: 'types.ts', to: 'persistence/serialize.ts', typeOnly: true },
+        { from: 'persistence/serialize.ts', to: 'types.ts', typeOnly: true },
       ],
     }
-    expect(cyclesOf(graph)).toEqual(['2 files: thread.ts, types.ts', '  thread.ts -> types.ts (type) -> thread.ts (type)'])
-    const loading = [...graph.edges, { from: 'thread.ts', to: 'store.ts', typeOnly: false }, { from: 'machine.ts', to: 'thread.ts', typeOnly: false }]
-    expect(cyclesOf({ files: graph.files, edges: loading })).toEqual([
-      '4 files: machine.ts, store.ts, thread.ts, types.ts',
-      '  at run time, 3 files: machine.ts, store.ts, thread.ts',
-      '  machine.ts -> thread.ts -> store.ts -> machine.ts',
-      '  thread.ts -> types.ts (type) -> thread.ts (type)',
+    expect(cyclesOf(graph)).toEqual([
+      '2 files: persistence/serialize.ts, types.ts',
+      '  persistence/serialize.ts -> types.ts (type) -> persistence/serialize.ts (type)',
     ])
-    expect(againstDirection(graph.edges)).toEqual(['types.ts (base) -> thread.ts (persistence) (type)'])
-    expect(layerOf('reduce/messages.ts')).toBe('snapshot')
-    expect(layerOf('reduce/user.ts')).toBe('machine')
+    const loading = [
+      ...graph.edges,
+      { from: 'persistence/serialize.ts', to: 'shell/store.ts', typeOnly: false },
+      { from: 'machine/transition.ts', to: 'persistence/serialize.ts', typeOnly: false },
+    ]
+    expect(cyclesOf({ files: graph.files, edges: loading })).toEqual([
+      '4 files: machine/transition.ts, persistence/serialize.ts, shell/store.ts, types.ts',
+      '  at run time, 3 files: machine/transition.ts, persistence/serialize.ts, shell/store.ts',
+      '  machine/transition.ts -> persistence/serialize.ts -> shell/store.ts -> machine/transition.ts',
+      '  persistence/serialize.ts -> types.ts (type) -> persistence/serialize.ts (type)',
+    ])
+    expect(againstDirection(graph.edges)).toEqual(['types.ts (base) -> persistence/serialize.ts (persistence) (type)'])
+    expect(layerOf('snapshot/messages.ts')).toBe('snapshot')
+    expect(layerOf('machine/commands.ts')).toBe('machine')
+    expect(layerOf('shallow.ts')).toBe('base')
   })
 })

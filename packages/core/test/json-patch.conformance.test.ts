@@ -1,8 +1,8 @@
 // The community RFC 6902 suite (json-patch-tests, Apache-2.0, see fixtures/json-patch-tests/SOURCE.md).
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { applyPatch } from '../src/json-patch'
-import { deepEqual } from '../src/json-value'
+import { applyPatch } from '../src/json/json-patch'
+import { deepEqual } from '../src/json/json-value'
 import { deepFreeze } from './json-fixtures'
 
 interface Case {

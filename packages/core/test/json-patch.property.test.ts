@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import jsonpatch, { type Operation } from 'fast-json-patch'
 import { describe, expect, it } from 'vitest'
-import { applyPatch, parsePointer } from '../src/json-patch'
-import { deepEqual } from '../src/json-value'
+import { applyPatch, parsePointer } from '../src/json/json-patch'
+import { deepEqual } from '../src/json/json-value'
 import { deepFreeze } from './json-fixtures'
 
 const NUM_RUNS = 300

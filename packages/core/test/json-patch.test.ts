@@ -1,6 +1,6 @@
 import jsonpatch, { type Operation } from 'fast-json-patch'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { applyPatch, type PatchResult, parsePointer } from '../src/json-patch'
+import { applyPatch, type PatchResult, parsePointer } from '../src/json/json-patch'
 import { deepFreeze, nestedArray } from './json-fixtures'
 
 function valueOf<T>(result: PatchResult<T>): T {

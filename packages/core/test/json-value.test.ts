@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deepEqual, jsonStringSize, measureJson, replaceEqualDeep } from '../src/json-value'
+import { deepEqual, jsonStringSize, measureJson, replaceEqualDeep } from '../src/json/json-value'
 import { nestedArray } from './json-fixtures'
 
 describe('jsonStringSize', () => {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { JSONParser } from '@streamparser/json'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createPartialJsonReader } from '../src/partial-json'
+import { createPartialJsonReader } from '../src/json/partial-json'
 
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 0) || 200
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { createPartialJsonReader, type PartialJsonReader, selectArgument } from '../src/partial-json'
+import { createPartialJsonReader, type PartialJsonReader, selectArgument } from '../src/json/partial-json'
 import { recordings } from './recordings'
 
 /** Feeds the chunks one by one; returns the value and push() result after each. */

@@ -3,7 +3,7 @@
 import { EventSchemas } from '@ag-ui/core/schemas'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { checkedType } from '../src/reduce'
+import { checkedType } from '../src/snapshot/reduce-event'
 
 const anything = fc.oneof(
   fc.constant(undefined),

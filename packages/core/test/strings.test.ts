@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createPartialJsonReader } from '../src/partial-json'
-import { appendText, GrowingText } from '../src/strings'
+import { appendText, GrowingText } from '../src/json/growing-text'
+import { createPartialJsonReader } from '../src/json/partial-json'
 
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 0) || 100
 

@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { Observable } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentStore } from '../../src'
-import { messagesForServer } from '../../src/reduce/messages'
+import { messagesForServer } from '../../src/snapshot/messages'
 import { conversationArbitrary } from './conversation-streams'
 
 const EventTypes = Object.values(EventType) as string[]

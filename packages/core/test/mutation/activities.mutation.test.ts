@@ -2,7 +2,7 @@ import type { ActivityDeltaEvent, ActivitySnapshotEvent, Message } from '@ag-ui/
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
 import { defaultLimits } from '../../src/limits'
-import { reduceActivityDelta, reduceActivitySnapshot } from '../../src/reduce/activities'
+import { reduceActivityDelta, reduceActivitySnapshot } from '../../src/snapshot/activities'
 
 // ACTIVITY_SNAPSHOT and ACTIVITY_DELTA pinned: when a snapshot creates, replaces, takes over or
 // leaves a message; what a delta keeps; the exact refusals with their details; the identities.

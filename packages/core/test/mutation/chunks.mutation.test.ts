@@ -1,7 +1,7 @@
 import type { BaseEvent, EventType, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
-import { type ChunkEvent, expandChunk, isChunk } from '../../src/reduce/chunks'
+import { type ChunkEvent, expandChunk, isChunk } from '../../src/snapshot/chunks'
 import { refusalOf } from '../helpers'
 
 // The long forms of each chunk pinned exactly: which start it needs, what it carries, what it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkHotEvent } from '../../src/reduce/event-check'
+import { checkHotEvent } from '../../src/snapshot/event-check'
 
 // The hand-written checks of the three hottest events pinned rule by rule: each problem with its
 // exact message, the first problem winning, and the valid edge cases accepted.

@@ -1,7 +1,7 @@
 import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepFinishedEvent, StepStartedEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
-import { endRunWork, reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from '../../src/reduce/lifecycle'
+import { endRunWork, reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from '../../src/snapshot/lifecycle'
 import { ev } from '../helpers'
 
 // RUN_* and STEP_* pinned: what a run's info holds and drops, what ends with a run, and steps

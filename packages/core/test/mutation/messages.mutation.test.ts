@@ -1,7 +1,7 @@
 import type { BaseEvent, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../../src'
-import { messagesForServer, ownedActivityTypes } from '../../src/reduce/messages'
+import { messagesForServer, ownedActivityTypes } from '../../src/snapshot/messages'
 import { ev } from '../helpers'
 
 // Messages pinned through the public API: exact shapes (absent keys included), the identity of a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createPartialJsonReader, selectArgument } from '../../src/partial-json'
+import { createPartialJsonReader, selectArgument } from '../../src/json/partial-json'
 
 // The partial-JSON reader pinned at its edges: exact error messages and positions, the byte
 // order mark, end(), depth, and the fast path of argument() while one top-level string grows.

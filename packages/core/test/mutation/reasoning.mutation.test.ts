@@ -1,7 +1,7 @@
 import type { Message, ReasoningEncryptedValueEvent, ReasoningMessageStartEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
-import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from '../../src/reduce/reasoning'
+import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from '../../src/snapshot/reasoning'
 import { refusalOf } from '../helpers'
 
 // Reasoning messages and encrypted values pinned: the exact message a start makes, which holder

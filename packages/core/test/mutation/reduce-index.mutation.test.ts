@@ -1,7 +1,7 @@
 import type { Event, Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, createAgentStore } from '../../src'
-import { checkedType, reduceEvent } from '../../src/reduce'
+import { checkedType, reduceEvent } from '../../src/snapshot/reduce-event'
 import { refusalOf } from '../helpers'
 
 // The entry of the reducers pinned: checkedType's exact refusals and the constant it returns for

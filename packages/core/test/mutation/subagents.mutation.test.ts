@@ -1,7 +1,7 @@
 import type { BaseEvent, SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, type AgentStoreError, createAgentStore, type Subagent } from '../../src'
-import { abandonSubagents, reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from '../../src/reduce/subagents'
+import { abandonSubagents, reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from '../../src/snapshot/subagents'
 import { ev, refusalOf } from '../helpers'
 
 // SUBAGENT_* pinned: the exact entry (fields present only when sent, earlier ends dropped), the

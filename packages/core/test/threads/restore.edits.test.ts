@@ -2,7 +2,7 @@
 // reload, the server's next change must merge with them exactly as it would have without the
 // reload: no conflict the uninterrupted store does not report, the same state, the same body.
 //
-// Found: the three-way merge (edits.ts) takes `before === after` to mean "the user left this
+// Found: the three-way merge (state/edit-merge.ts) takes `before === after` to mean "the user left this
 // alone". In a live store the edit's `mine` shares every untouched subtree with its `base`; after
 // JSON they are equal copies, so the untouched parts look edited and the server's next change to
 // them is reported as an EDIT_CONFLICT (and the user's copy wins over the server's change).

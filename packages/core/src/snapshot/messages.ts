@@ -14,10 +14,10 @@ import {
   type ToolCallStartEvent,
 } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { isPlainObject, replaceEqualDeep } from '../json-value'
-import { copySnapshot } from '../snapshot'
-import { appendText } from '../strings'
+import { appendText } from '../json/growing-text'
+import { isPlainObject, replaceEqualDeep } from '../json/json-value'
 import type { AgentSnapshot } from '../types'
+import { copySnapshot } from './copy'
 
 // Streaming costs O(delta) plus one shallow copy of the message array per token: only the
 // changed message (and its tool call) become new objects; every other message keeps its identity.

@@ -2,6 +2,7 @@ import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
 import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
+import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
 import { expandChunk } from './chunks'
@@ -19,7 +20,6 @@ import {
 } from './messages'
 import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceReasoningMessageEnd, reduceReasoningMessageStart } from './reasoning'
 import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
-import { checkEventValues } from './value-limits'
 
 // Each known type to its constant. JSON.parse leaves strings of more than a few characters out of
 // V8's string table, so an event's `type` equals a constant only character by character; the

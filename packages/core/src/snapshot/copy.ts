@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core'
-import type { AgentSnapshot, Subagent, SubagentStep } from './types'
+import type { AgentSnapshot, Subagent, SubagentStep } from '../types'
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 

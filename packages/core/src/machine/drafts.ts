@@ -1,13 +1,13 @@
 import type { Message } from '@ag-ui/core'
-import { claimChangedKeys, type MergeOptions, rebaseEdit } from '../edits'
 import { AgentStoreError } from '../errors'
-import { deepEqual, isPlainObject } from '../json-value'
-import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from '../model'
-import { createPartialJsonReader, type PartialJsonReader } from '../partial-json'
-import { copySnapshot, type Mutable } from '../snapshot'
+import { deepEqual, isPlainObject } from '../json/json-value'
+import { createPartialJsonReader, type PartialJsonReader } from '../json/partial-json'
+import { copySnapshot, type Mutable } from '../snapshot/copy'
+import { claimChangedKeys, type MergeOptions, rebaseEdit } from '../state/edit-merge'
+import { checkState, type StateRules, stateSize } from '../state/state-rules'
 import type { AgentSnapshot, PredictionMapping } from '../types'
-import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './drafts'
-import { checkState, type StateRules, stateSize } from './state'
+import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from './model'
+import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './predictions'
 
 /** What the machine needs besides the model: the store's options, and the readers' cache. */
 export interface MachineConfig<S> {

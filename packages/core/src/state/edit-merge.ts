@@ -1,5 +1,5 @@
-import { AgentStoreError } from './errors'
-import { deepEqual, escapeToken, isPlainObject } from './json-value'
+import { AgentStoreError } from '../errors'
+import { deepEqual, escapeToken, isPlainObject } from '../json/json-value'
 
 // A user's edit made while a run streams is kept as a pair: the state it was made against
 // (`base`) and the state with the edit (`mine`). When the server's state moves on, the edit is

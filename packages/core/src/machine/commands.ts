@@ -1,14 +1,14 @@
 import type { Message, ResumeEntry, RunAgentInput } from '@ag-ui/core'
-import { mergeEdit, recordEdit } from '../edits'
 import { AgentStoreError } from '../errors'
-import { isPlainObject, measureJson } from '../json-value'
-import type { AnswerRestorePoint, Model, Outbox, RunSettings, Step } from '../model'
-import { ownCopy } from '../owned'
+import { isPlainObject, measureJson } from '../json/json-value'
+import { mergeEdit, recordEdit } from '../state/edit-merge'
+import { acceptState } from '../state/state-rules'
 import type { Confirmation, RunOptions } from '../types'
 import { type Answer, toWire } from './confirmations'
-import { ABSENT, findDraft, valueAt, withKey } from './drafts'
-import { discardDrafts, keepDrafts, type MachineConfig, settle } from './server-state'
-import { acceptState } from './state'
+import { discardDrafts, keepDrafts, type MachineConfig, settle } from './drafts'
+import type { AnswerRestorePoint, Model, Outbox, RunSettings, Step } from './model'
+import { ownCopy } from './owned'
+import { ABSENT, findDraft, valueAt, withKey } from './predictions'
 
 type Report = { type: 'report'; error: AgentStoreError }
 

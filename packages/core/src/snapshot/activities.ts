@@ -1,10 +1,10 @@
 import { type ActivityDeltaEvent, type ActivityMessage, type ActivitySnapshotEvent, mergeMetadata } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { applyPatch } from '../json-patch'
-import { isPlainObject, measureJson } from '../json-value'
+import { applyPatch } from '../json/json-patch'
+import { isPlainObject, measureJson } from '../json/json-value'
+import { acceptState } from '../state/state-rules'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMetadata } from './messages'
-import { acceptState } from './state'
 
 // Activities are messages with `role: 'activity'`, an `activityType` and structured `content`
 // (A2UI surfaces, progress cards). Their content is checked like state (depth, size, plain JSON)

@@ -1,5 +1,5 @@
-import { AgentStoreError } from './errors'
-import type { Model } from './model'
+import { AgentStoreError } from '../errors'
+import type { Model } from '../machine/model'
 
 // The whole model as one JSON value and back. JSON has no `undefined` and no class instances:
 // both are written as tagged objects, so a restored model is the same value, field for field.

@@ -1,7 +1,7 @@
 import type { Interrupt, Message, ResumeEntry, RunFinishedEvent } from '@ag-ui/core'
-import type { Draft, OnInterrupt, RunContext, WireAnswer } from '../model'
 import type { Confirmation } from '../types'
-import { isObject } from './drafts'
+import type { Draft, OnInterrupt, RunContext, WireAnswer } from './model'
+import { isObject } from './predictions'
 
 /** How the user answered, before it is put on the wire. */
 export type Answer =

@@ -1,6 +1,6 @@
 import { ContextSchema, MessageSchema, ResumeEntrySchema, ToolSchema } from '@ag-ui/core/schemas'
-import { AgentStoreError } from './errors'
-import { isPlainObject } from './json-value'
+import { AgentStoreError } from '../errors'
+import { isPlainObject } from '../json/json-value'
 
 // The saved model's layout, part by part, with the types every transition relies on: a saved
 // thread comes from storage, which is no more trusted than the network. A part of the wrong shape

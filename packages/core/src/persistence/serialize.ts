@@ -1,12 +1,12 @@
-import { AgentStoreError, messageOf } from './errors'
-import { isPlainObject } from './json-value'
-import type { Model } from './model'
-import { decodeModel, encodeModel } from './model-io'
-import { acceptState, checkState, type StateRules } from './reduce/state'
-import { checkSavedValues } from './reduce/value-limits'
-import { misfitOf } from './saved-format'
+import { AgentStoreError, messageOf } from '../errors'
+import { isPlainObject } from '../json/json-value'
+import type { Model } from '../machine/model'
+import { acceptState, checkState, type StateRules } from '../state/state-rules'
+import { checkSavedValues } from '../state/value-limits'
+import type { PersistOptions, SavedThread, SerializedThread } from '../types'
+import { misfitOf } from './check-saved'
+import { decodeModel, encodeModel } from './model-codec'
 import { FORMAT_VERSION, modelFromSaved, savedFromModel } from './saved-thread'
-import type { PersistOptions, SavedThread, SerializedThread } from './types'
 
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.

@@ -1,9 +1,9 @@
 import { AbstractAgent, transformChunks, verifyEvents } from '@ag-ui/client'
 import { AGUIConnectNotImplementedError, AGUIError, type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { type MonoTypeOperatorFunction, Observable, Subject, Subscription } from 'rxjs'
-import { AgentStoreError } from './errors'
-import { defaultLimits } from './limits'
-import { type FetchFn, type SseOptions, wrapFetch } from './sse-transport'
+import { AgentStoreError } from '../errors'
+import { defaultLimits } from '../limits'
+import { type FetchFn, type SseOptions, wrapFetch } from './sse'
 
 export interface RunHandlers {
   /** Each event as the agent streams it, chunks expanded and lifecycle order verified. */

@@ -1,7 +1,7 @@
 import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
-import type { Edit } from './edits'
-import type { AgentStoreError } from './errors'
-import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from './types'
+import type { AgentStoreError } from '../errors'
+import type { Edit } from '../state/edit-merge'
+import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from '../types'
 
 // Everything the store knows, as one plain value: the machine's transitions take one and return
 // the next; nothing in it is mutated. (The partial-JSON readers of streaming tool calls are a
@@ -187,7 +187,7 @@ export function withSnapshot<S>(model: Model<S>, snapshot: AgentSnapshot<S>): Mo
   return next
 }
 
-// What a transition returns (machine.ts): here, beside the model, so the commands it calls need not import it.
+// What a transition returns (transition.ts): here, beside the model, so the commands it calls need not import it.
 
 export type Effect =
   | { type: 'start'; requestId: string; input: RunAgentInput; timeoutMs: number | undefined }

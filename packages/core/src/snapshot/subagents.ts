@@ -1,7 +1,7 @@
 import { mergeMetadata, type SubagentErrorEvent, type SubagentFinishedEvent, type SubagentStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { copySnapshot } from '../snapshot'
 import type { AgentSnapshot, Subagent } from '../types'
+import { copySnapshot } from './copy'
 
 // One entry per subagent invocation, in start order. Entries outlive their run, like the messages
 // that carry their subagentRunId; only the changed entry and the array are copied.

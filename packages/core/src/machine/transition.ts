@@ -1,29 +1,20 @@
 import { type BaseEvent, type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
-import { AgentStoreError } from './errors'
-import { isPlainObject } from './json-value'
+import { AgentStoreError } from '../errors'
+import { isPlainObject } from '../json/json-value'
+import { type ChunkEvent, expandChunk, isChunk } from '../snapshot/chunks'
+import { checkedType, reduceEvent } from '../snapshot/reduce-event'
+import { acceptState, applyDelta } from '../state/state-rules'
+import { checkRunValues } from '../state/value-limits'
+import type { AgentSnapshot, RunOptions } from '../types'
+import { answerConfirmation, setUserState } from './commands'
+import { type Answer, parseOnInterrupt, rememberAnswered } from './confirmations'
+import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, type MachineConfig, newRun, predictStreamingCalls, settle } from './drafts'
 import { type Effect, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
-import { checkedType, reduceEvent } from './reduce'
-import { type ChunkEvent, expandChunk, isChunk } from './reduce/chunks'
-import { type Answer, parseOnInterrupt, rememberAnswered } from './reduce/confirmations'
-import { parsePredictState } from './reduce/drafts'
-import { endOfRun, type RunEnding } from './reduce/run-end'
-import {
-  acceptServerState,
-  deltaBase,
-  draftFromArguments,
-  forgetReaders,
-  type MachineConfig,
-  newRun,
-  predictStreamingCalls,
-  settle,
-} from './reduce/server-state'
-import { acceptState, applyDelta } from './reduce/state'
-import { answerConfirmation, setUserState } from './reduce/user'
-import { checkRunValues } from './reduce/value-limits'
-import type { AgentSnapshot, RunOptions } from './types'
+import { parsePredictState } from './predictions'
+import { endOfRun, type RunEnding } from './run-end'
 
+export type { MachineConfig } from './drafts'
 export type { Effect, Step } from './model'
-export type { MachineConfig } from './reduce/server-state'
 
 // The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
 // user commands and transport outcomes; effects are data the shell carries out after it has

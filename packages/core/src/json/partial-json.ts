@@ -7,8 +7,9 @@
 // needed working around: no partial string while a chunk ends inside an escape, U+FEFF dropped at
 // the start of every string, tokens reported before they are validated, about 0.6 µs per write
 // whatever its length, and quadratic partial strings unless `stringBufferSize` is set.
+
+import { GrowingText } from './growing-text'
 import { deepEqual } from './json-value'
-import { GrowingText } from './strings'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */

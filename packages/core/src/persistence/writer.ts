@@ -1,7 +1,7 @@
-import { AgentStoreError, messageOf } from './errors'
-import type { Model } from './model'
-import { serializeThread } from './thread'
-import type { PersistOptions } from './types'
+import { AgentStoreError, messageOf } from '../errors'
+import type { Model } from '../machine/model'
+import type { PersistOptions } from '../types'
+import { serializeThread } from './serialize'
 
 export interface Persister {
   /** The model changed; `urgent` for changes a reload must not lose (an answer, a confirmation, a run's end). */

@@ -1,11 +1,11 @@
 import type { Message, RunFinishedEvent, ToolCall } from '@ag-ui/core'
-import { claimChangedKeys, mergeEdit, rebaseEdit } from '../edits'
 import type { AgentStoreError } from '../errors'
-import type { Model } from '../model'
+import { endRunWork } from '../snapshot/lifecycle'
+import { claimChangedKeys, mergeEdit, rebaseEdit } from '../state/edit-merge'
 import type { AgentSnapshot } from '../types'
 import { collectConfirmations, onInterruptIds } from './confirmations'
-import { endRunWork } from './lifecycle'
-import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './server-state'
+import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './drafts'
+import type { Model } from './model'
 
 export type RunEnding =
   | { kind: 'finished' }

@@ -1,11 +1,11 @@
-import type { Model } from './model'
-import type { SavedModel, SavedThread } from './types'
+import type { Model } from '../machine/model'
+import type { SavedModel, SavedThread } from '../types'
 
 // The saved-thread format, declared apart from the model: these types are what storage holds, and
 // `savedFromModel` / `modelFromSaved` are the only places that know both. The compiler checks the
 // two against each other, so a change to the model that would change the format fails here: map
 // the new field to the old saved one, or bump FORMAT_VERSION and read the older format in
-// `thread.ts` (`upgradeFormat`). Today the two have the same layout and the mapping copies nothing.
+// `serialize.ts` (`upgradeFormat`). Today the two have the same layout and the mapping copies nothing.
 
 /** The layout storage holds today; format 1 is read too (it had no `appVersion`). */
 export const FORMAT_VERSION: SavedThread['version'] = 2

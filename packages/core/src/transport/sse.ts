@@ -3,7 +3,7 @@
 // dispatches an event cut off by the end of the stream. This layer reads the body as the HTML
 // Standard's event-stream grammar, checks each event's size and shape, and hands the parser one
 // canonical `data:` frame per event, which it cannot misread.
-import { AgentStoreError } from './errors'
+import { AgentStoreError } from '../errors'
 
 /** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
 const PROTO_MEDIA_TYPE = 'application/vnd.ag-ui.event+proto'

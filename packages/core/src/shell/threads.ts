@@ -1,10 +1,10 @@
 import type { AbstractAgent } from '@ag-ui/client'
-import { AgentStoreError, messageOf } from './errors'
-import { createId } from './ids'
+import { AgentStoreError, messageOf } from '../errors'
+import { createId } from '../ids'
+import { createWriter, isPromise, loadPersisted } from '../persistence/writer'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, PersistOptions, RunStatus, SerializedThread } from '../types'
 import { createListenerSet } from './listeners'
-import { createWriter, isPromise, loadPersisted } from './persist'
 import { createAgentStore, storeInternals } from './store'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, PersistOptions, RunStatus, SerializedThread } from './types'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
 // its run's state), so no event of one thread can reach another; runs go on in the background.

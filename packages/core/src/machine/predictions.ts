@@ -1,5 +1,5 @@
-import type { Draft } from '../model'
 import type { Prediction, PredictionMapping } from '../types'
+import type { Draft } from './model'
 
 /** Marks a key that did not exist: writing it removes the key. */
 export const ABSENT: unique symbol = Symbol('absent')

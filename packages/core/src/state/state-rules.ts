@@ -1,6 +1,6 @@
 import { AgentStoreError } from '../errors'
-import { applyPatch } from '../json-patch'
-import { jsonStringSize, measureJson, replaceEqualDeep } from '../json-value'
+import { applyPatch } from '../json/json-patch'
+import { jsonStringSize, measureJson, replaceEqualDeep } from '../json/json-value'
 import type { AgentStoreLimits, StateValidator } from '../types'
 
 /** How the store judges a new state: its limits and the user's validator. */

@@ -1,6 +1,6 @@
 import { EventType } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { measureJson } from '../json-value'
+import { measureJson } from '../json/json-value'
 import type { AgentStoreLimits, RunOptions } from '../types'
 
 // Whatever the store keeps besides the state (metadata, a run's input and result, interrupts,
