@@ -1,37 +1,34 @@
+// Reasoning messages and encrypted values: the exact message a start makes, which holder an
+// encrypted value lands on, the exact refusals, and the identities kept when nothing changes.
 import type { Message, ReasoningEncryptedValueEvent, ReasoningMessageStartEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
-import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from '../../src/snapshot/reasoning'
-import { refusalOf } from '../helpers'
+import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from '../src/snapshot/reasoning'
+import { refusalOf } from './helpers'
+import { event, snapshotHolding, storeAfter } from './support/events'
 
-// Reasoning messages and encrypted values pinned: the exact message a start makes, which holder
-// gets an encrypted value, the exact refusals, and the identities kept when nothing changes.
-
-const holding = (...messages: Message[]): AgentSnapshot<unknown> => ({ ...createAgentStore({ initialState: {} }).getState(), messages })
+const start = (more: Record<string, unknown> = {}) =>
+  event<ReasoningMessageStartEvent>({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning', ...more })
 const encrypted = (subtype: string, entityId: string, encryptedValue: string) =>
-  ({ type: 'REASONING_ENCRYPTED_VALUE', subtype, entityId, encryptedValue }) as unknown as ReasoningEncryptedValueEvent
+  event<ReasoningEncryptedValueEvent>({ type: 'REASONING_ENCRYPTED_VALUE', subtype, entityId, encryptedValue })
 const call = (id: string, more: Record<string, unknown> = {}) => ({ id, type: 'function' as const, function: { name: 'n', arguments: '' }, ...more })
-const refusal = refusalOf
+const invalid = (message: string) => ({ code: 'INVALID_EVENT', message, eventType: 'REASONING_ENCRYPTED_VALUE' })
 
 describe('REASONING_MESSAGE_START', () => {
   it('makes an empty reasoning message with only the fields sent, its metadata a copy', () => {
-    const start = (more: Record<string, unknown>) =>
-      ({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning', ...more }) as ReasoningMessageStartEvent
-    expect(reduceReasoningMessageStart(holding(), start({})).messages).toStrictEqual([{ id: 'r1', role: 'reasoning', content: '' }])
+    expect(reduceReasoningMessageStart(snapshotHolding(), start()).messages).toStrictEqual([{ id: 'r1', role: 'reasoning', content: '' }])
     const metadata = { a: 1 }
-    const next = reduceReasoningMessageStart(holding(), start({ subagentRunId: 's1', metadata }))
+    const next = reduceReasoningMessageStart(snapshotHolding(), start({ subagentRunId: 's1', metadata }))
     expect(next.messages).toStrictEqual([{ id: 'r1', role: 'reasoning', content: '', subagentRunId: 's1', metadata: { a: 1 } }])
     expect((next.messages[0] as { metadata?: unknown }).metadata).not.toBe(metadata)
   })
+
   it('joins a reasoning message of that id, landing only its metadata; refuses one of another role', () => {
-    const start = (more: Record<string, unknown>) =>
-      ({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning', ...more }) as ReasoningMessageStartEvent
-    const held = holding({ id: 'r1', role: 'reasoning', content: 'so far', metadata: { a: 1 } } as Message)
-    expect(reduceReasoningMessageStart(held, start({}))).toBe(held)
+    const held = snapshotHolding({ id: 'r1', role: 'reasoning', content: 'so far', metadata: { a: 1 } } as Message)
+    expect(reduceReasoningMessageStart(held, start())).toBe(held)
     expect(reduceReasoningMessageStart(held, start({ metadata: { b: 2 } })).messages).toStrictEqual([
       { id: 'r1', role: 'reasoning', content: 'so far', metadata: { a: 1, b: 2 } },
     ])
-    expect(refusal(() => reduceReasoningMessageStart(holding({ id: 'r1', role: 'assistant', content: '' }), start({})))).toStrictEqual({
+    expect(refusalOf(() => reduceReasoningMessageStart(snapshotHolding({ id: 'r1', role: 'assistant', content: '' }), start()))).toStrictEqual({
       code: 'INVALID_EVENT',
       message: 'REASONING_MESSAGE_START for message "r1", which exists with the role "assistant"',
       eventType: 'REASONING_MESSAGE_START',
@@ -47,7 +44,7 @@ describe('REASONING_ENCRYPTED_VALUE on a tool call', () => {
     const other = call('c0')
     const first: Message = { id: 'a1', role: 'assistant', toolCalls: [other, call('c1')] }
     const second: Message = { id: 'a2', role: 'assistant', toolCalls: [call('c1')] }
-    const snapshot = holding(user, plain, fake, first, second)
+    const snapshot = snapshotHolding(user, plain, fake, first, second)
     const next = reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'ENC'))
     expect(next.messages).toStrictEqual([user, plain, fake, { id: 'a1', role: 'assistant', toolCalls: [other, call('c1', { encryptedValue: 'ENC' })] }, second])
     expect(next.messages[4]).toBe(second)
@@ -57,7 +54,7 @@ describe('REASONING_ENCRYPTED_VALUE on a tool call', () => {
   })
 
   it('finds a call in the first message, at index 0', () => {
-    const snapshot = holding({ id: 'a1', role: 'assistant', toolCalls: [call('c1')] }, { id: 'u', role: 'user', content: '' })
+    const snapshot = snapshotHolding({ id: 'a1', role: 'assistant', toolCalls: [call('c1')] }, { id: 'u', role: 'user', content: '' })
     expect(reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'E')).messages[0]).toStrictEqual({
       id: 'a1',
       role: 'assistant',
@@ -66,7 +63,7 @@ describe('REASONING_ENCRYPTED_VALUE on a tool call', () => {
   })
 
   it('the same value again leaves the snapshot itself; another value replaces it', () => {
-    const snapshot = holding({ id: 'a1', role: 'assistant', toolCalls: [call('c1', { encryptedValue: 'E' })] })
+    const snapshot = snapshotHolding({ id: 'a1', role: 'assistant', toolCalls: [call('c1', { encryptedValue: 'E' })] })
     expect(reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'E'))).toBe(snapshot)
     expect(reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'F')).messages).toStrictEqual([
       { id: 'a1', role: 'assistant', toolCalls: [call('c1', { encryptedValue: 'F' })] },
@@ -74,12 +71,10 @@ describe('REASONING_ENCRYPTED_VALUE on a tool call', () => {
   })
 
   it('refuses a call that does not exist, even one whose id a message has', () => {
-    const snapshot = holding({ id: 'c1', role: 'assistant', content: '' }, { id: 'a1', role: 'assistant', toolCalls: [call('c2')] })
-    expect(refusal(() => reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'E')))).toStrictEqual({
-      code: 'INVALID_EVENT',
-      message: 'REASONING_ENCRYPTED_VALUE for tool call "c1", which does not exist',
-      eventType: 'REASONING_ENCRYPTED_VALUE',
-    })
+    const snapshot = snapshotHolding({ id: 'c1', role: 'assistant', content: '' }, { id: 'a1', role: 'assistant', toolCalls: [call('c2')] })
+    expect(refusalOf(() => reduceReasoningEncryptedValue(snapshot, encrypted('tool-call', 'c1', 'E')))).toStrictEqual(
+      invalid('REASONING_ENCRYPTED_VALUE for tool call "c1", which does not exist'),
+    )
   })
 })
 
@@ -87,7 +82,7 @@ describe('REASONING_ENCRYPTED_VALUE on a message', () => {
   it('lands on the message with that id, the others kept', () => {
     const a: Message = { id: 'a', role: 'user', content: 'x' }
     const b: Message = { id: 'b', role: 'reasoning', content: 'think' }
-    const snapshot = holding(a, b)
+    const snapshot = snapshotHolding(a, b)
     const next = reduceReasoningEncryptedValue(snapshot, encrypted('message', 'b', 'E'))
     expect(next.messages).toStrictEqual([a, { id: 'b', role: 'reasoning', content: 'think', encryptedValue: 'E' }])
     expect(next.messages[0]).toBe(a)
@@ -97,30 +92,22 @@ describe('REASONING_ENCRYPTED_VALUE on a message', () => {
   })
 
   it('the same value again leaves the snapshot itself', () => {
-    const snapshot = holding({ id: 'b', role: 'reasoning', content: '', encryptedValue: 'E' } as Message)
+    const snapshot = snapshotHolding({ id: 'b', role: 'reasoning', content: '', encryptedValue: 'E' } as Message)
     expect(reduceReasoningEncryptedValue(snapshot, encrypted('message', 'b', 'E'))).toBe(snapshot)
   })
 
   it('refuses a message that does not exist, or an activity', () => {
-    const snapshot = holding({ id: 'act', role: 'activity', activityType: 'x', content: {} }, { id: 'a1', role: 'assistant', toolCalls: [call('c1')] })
-    const invalid = (message: string) => ({
-      code: 'INVALID_EVENT',
-      message: `REASONING_ENCRYPTED_VALUE for ${message}`,
-      eventType: 'REASONING_ENCRYPTED_VALUE',
-    })
-    expect(refusal(() => reduceReasoningEncryptedValue(snapshot, encrypted('message', 'c1', 'E')))).toStrictEqual(invalid('message "c1", which does not exist'))
-    expect(refusal(() => reduceReasoningEncryptedValue(snapshot, encrypted('message', 'act', 'E')))).toStrictEqual(
-      invalid('message "act", which is an activity'),
+    const snapshot = snapshotHolding({ id: 'act', role: 'activity', activityType: 'x', content: {} }, { id: 'a1', role: 'assistant', toolCalls: [call('c1')] })
+    expect(refusalOf(() => reduceReasoningEncryptedValue(snapshot, encrypted('message', 'c1', 'E')))).toStrictEqual(
+      invalid('REASONING_ENCRYPTED_VALUE for message "c1", which does not exist'),
+    )
+    expect(refusalOf(() => reduceReasoningEncryptedValue(snapshot, encrypted('message', 'act', 'E')))).toStrictEqual(
+      invalid('REASONING_ENCRYPTED_VALUE for message "act", which is an activity'),
     )
   })
 
   it('through the store: the value is kept and reported nowhere as an error', () => {
-    const errors: AgentStoreError[] = []
-    const store = createAgentStore({ initialState: {}, onError: (error) => errors.push(error) })
-    store.apply([
-      { type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning' },
-      { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r1', encryptedValue: 'E' },
-    ] as never)
+    const { store, errors } = storeAfter(start(), encrypted('message', 'r1', 'E'))
     expect(store.getState().messages).toStrictEqual([{ id: 'r1', role: 'reasoning', content: '', encryptedValue: 'E' }])
     expect(errors).toStrictEqual([])
   })
