@@ -1,35 +1,29 @@
-import type { BaseEvent, SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
+// SUBAGENT_*: the exact entry (fields present only when sent, earlier ends dropped), the metadata
+// carried across a continuation, the exact refusals, what stays identical, and how a run's end
+// ends the subagents still running.
+import type { SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore, type Subagent } from '../../src'
-import { abandonSubagents, reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from '../../src/snapshot/subagents'
-import { ev, refusalOf } from '../helpers'
-
-// SUBAGENT_* pinned: the exact entry (fields present only when sent, earlier ends dropped), the
-// metadata carried across a continuation, the exact refusals, and what stays identical.
+import type { AgentSnapshot, Subagent } from '../src'
+import { abandonSubagents, reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from '../src/snapshot/subagents'
+import { ev, refusalOf } from './helpers'
+import { event, snapshotHolding, storeAfter } from './support/events'
 
 type S = Record<string, unknown>
-const e = (event: Record<string, unknown>) => event as unknown as BaseEvent
 const startedEvent = (id: string, more: Record<string, unknown> = {}) =>
-  ({ type: 'SUBAGENT_STARTED', subagentRunId: id, name: 'helper', ...more }) as unknown as SubagentStartedEvent
+  event<SubagentStartedEvent>({ type: 'SUBAGENT_STARTED', subagentRunId: id, name: 'helper', ...more })
 const finishedEvent = (id: string, more: Record<string, unknown> = {}) =>
-  ({ type: 'SUBAGENT_FINISHED', subagentRunId: id, ...more }) as unknown as SubagentFinishedEvent
+  event<SubagentFinishedEvent>({ type: 'SUBAGENT_FINISHED', subagentRunId: id, ...more })
 const errorEvent = (id: string, more: Record<string, unknown> = {}) =>
-  ({ type: 'SUBAGENT_ERROR', subagentRunId: id, message: 'failed', ...more }) as unknown as SubagentErrorEvent
+  event<SubagentErrorEvent>({ type: 'SUBAGENT_ERROR', subagentRunId: id, message: 'failed', ...more })
 
-function applied(...events: BaseEvent[]) {
-  const errors: AgentStoreError[] = []
-  const store = createAgentStore<S>({ initialState: {}, onError: (error) => errors.push(error) })
-  store.apply(events)
-  return { store, errors }
+/** A snapshot in the run `runId`, holding these subagents. */
+const inRun = (runId: string | undefined, subagents: Subagent[] = []): AgentSnapshot<S> => ({ ...snapshotHolding(), runId, subagents })
+/** A snapshot as an older version saved it: without the subagents list. */
+const withoutSubagents = (snapshot: AgentSnapshot<S>) => {
+  const { subagents: _none, ...old } = snapshot
+  return old as AgentSnapshot<S>
 }
-
-const inRun = (runId: string | undefined, subagents: Subagent[] = []): AgentSnapshot<S> => ({
-  ...createAgentStore<S>({ initialState: {} }).getState(),
-  runId,
-  subagents,
-})
-
-const refusal = refusalOf
+const invalidStart = (message: string) => ({ code: 'INVALID_EVENT', message: `SUBAGENT_STARTED: ${message}`, eventType: 'SUBAGENT_STARTED' })
 
 describe('SUBAGENT_STARTED', () => {
   it('an entry with only the fields sent, after the earlier ones, which keep their identity', () => {
@@ -43,8 +37,7 @@ describe('SUBAGENT_STARTED', () => {
   })
 
   it('works on a snapshot without subagents (restored from an older version)', () => {
-    const { subagents: _none, ...old } = inRun('r1')
-    const next = reduceSubagentStarted(old as AgentSnapshot<S>, startedEvent('s1', { parentToolCallId: 'c1', parentMessageId: 'm1' }))
+    const next = reduceSubagentStarted(withoutSubagents(inRun('r1')), startedEvent('s1', { parentToolCallId: 'c1', parentMessageId: 'm1' }))
     expect(next.subagents).toStrictEqual([
       { subagentRunId: 's1', name: 'helper', parentToolCallId: 'c1', parentMessageId: 'm1', status: 'running', runId: 'r1' },
     ])
@@ -84,18 +77,17 @@ describe('SUBAGENT_STARTED', () => {
     const ended: Subagent = { subagentRunId: 's2', name: 'x', status: 'finished', runId: 'r1' }
     const earlier: Subagent = { subagentRunId: 'p', name: 'x', status: 'finished', runId: 'r0' }
     const snapshot = inRun('r1', [earlier, running, ended])
-    const invalid = (message: string) => ({ code: 'INVALID_EVENT', message: `SUBAGENT_STARTED: ${message}`, eventType: 'SUBAGENT_STARTED' })
-    expect(refusal(() => reduceSubagentStarted(snapshot, startedEvent('s1')))).toStrictEqual(invalid('subagent "s1" is already running'))
-    expect(refusal(() => reduceSubagentStarted(snapshot, startedEvent('s2')))).toStrictEqual(invalid('subagent "s2" already ended in this run'))
+    expect(refusalOf(() => reduceSubagentStarted(snapshot, startedEvent('s1')))).toStrictEqual(invalidStart('subagent "s1" is already running'))
+    expect(refusalOf(() => reduceSubagentStarted(snapshot, startedEvent('s2')))).toStrictEqual(invalidStart('subagent "s2" already ended in this run'))
     // A parent of an earlier run, or one unknown, is no parent in this run.
-    expect(refusal(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'p' })))).toStrictEqual(
-      invalid('its parent subagent "p" has not started in this run'),
+    expect(refusalOf(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'p' })))).toStrictEqual(
+      invalidStart('its parent subagent "p" has not started in this run'),
     )
-    expect(refusal(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'nobody' })))).toStrictEqual(
-      invalid('its parent subagent "nobody" has not started in this run'),
+    expect(refusalOf(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'nobody' })))).toStrictEqual(
+      invalidStart('its parent subagent "nobody" has not started in this run'),
     )
     // Same run id on another entry than the parent does not make it the parent.
-    expect(refusal(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'zz' }))).message).toContain('"zz"')
+    expect(refusalOf(() => reduceSubagentStarted(snapshot, startedEvent('c', { parentSubagentRunId: 'zz' }))).message).toContain('"zz"')
   })
 
   it('an entry ended in an earlier run may start again in a later one', () => {
@@ -151,19 +143,13 @@ describe('SUBAGENT_FINISHED and SUBAGENT_ERROR', () => {
   it('refuses an id that is not running, with the exact reason', () => {
     const snapshot = inRun('r1', [running({ subagentRunId: 's0', status: 'finished' })])
     const invalid = (type: string, id: string) => ({ code: 'INVALID_EVENT', message: `${type}: no running subagent has the id "${id}"`, eventType: type })
-    expect(refusal(() => reduceSubagentFinished(snapshot, finishedEvent('s0')))).toStrictEqual(invalid('SUBAGENT_FINISHED', 's0'))
-    expect(refusal(() => reduceSubagentError(snapshot, errorEvent('s9')))).toStrictEqual(invalid('SUBAGENT_ERROR', 's9'))
-    const { subagents: _none, ...old } = snapshot
-    expect(refusal(() => reduceSubagentFinished(old as AgentSnapshot<S>, finishedEvent('s1')))).toStrictEqual(invalid('SUBAGENT_FINISHED', 's1'))
+    expect(refusalOf(() => reduceSubagentFinished(snapshot, finishedEvent('s0')))).toStrictEqual(invalid('SUBAGENT_FINISHED', 's0'))
+    expect(refusalOf(() => reduceSubagentError(snapshot, errorEvent('s9')))).toStrictEqual(invalid('SUBAGENT_ERROR', 's9'))
+    expect(refusalOf(() => reduceSubagentFinished(withoutSubagents(snapshot), finishedEvent('s1')))).toStrictEqual(invalid('SUBAGENT_FINISHED', 's1'))
   })
 
   it('through the store: finishes the one named among several', () => {
-    const { store, errors } = applied(
-      ev.runStarted('r1'),
-      e({ type: 'SUBAGENT_STARTED', subagentRunId: 'a', name: 'n' }),
-      e({ type: 'SUBAGENT_STARTED', subagentRunId: 'b', name: 'n' }),
-      e({ type: 'SUBAGENT_FINISHED', subagentRunId: 'b' }),
-    )
+    const { store, errors } = storeAfter(ev.runStarted('r1'), startedEvent('a', { name: 'n' }), startedEvent('b', { name: 'n' }), finishedEvent('b'))
     expect(errors).toStrictEqual([])
     expect(store.getState().subagents.map((s) => [s.subagentRunId, s.status])).toStrictEqual([
       ['a', 'running'],
@@ -172,8 +158,8 @@ describe('SUBAGENT_FINISHED and SUBAGENT_ERROR', () => {
   })
 })
 
-describe('abandonSubagents', () => {
-  it('returns the same array when none runs, and ends only the running ones', () => {
+describe('subagents a run leaves running', () => {
+  it('abandonSubagents returns the same array when none runs, and ends only the running ones', () => {
     const done: Subagent = { subagentRunId: 'a', name: 'n', status: 'finished', runId: 'r1' }
     const list = [done]
     expect(abandonSubagents(list, { message: 'x' })).toBe(list)
@@ -182,5 +168,11 @@ describe('abandonSubagents', () => {
     expect(out).toStrictEqual([done, { ...running, status: 'error', error: { message: 'x', code: 'C' } }])
     expect(out[0]).toBe(done)
     expect(abandonSubagents([], { message: 'x' })).toStrictEqual([])
+  })
+
+  it('a run superseded through apply() ends its running subagents as stopped', () => {
+    const { store } = storeAfter(ev.runStarted('r1'), startedEvent('s1'), ev.runStarted('r2'))
+    const [subagent] = store.getState().subagents
+    expect([subagent!.status, subagent!.error]).toStrictEqual(['error', { message: 'The run was stopped' }])
   })
 })
