@@ -1,34 +1,27 @@
-import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepFinishedEvent, StepStartedEvent } from '@ag-ui/core'
+// RUN_* and STEP_* events: what a run's info holds and drops, what ends with a run, and steps per
+// owner with the exact refusals. The reducers are pure, so identities are checked on them directly.
+import type { RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepFinishedEvent, StepStartedEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../../src'
-import { endRunWork, reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from '../../src/snapshot/lifecycle'
-import { ev } from '../helpers'
-
-// RUN_* and STEP_* pinned: what a run's info holds and drops, what ends with a run, and steps
-// per owner with the exact refusal. The reducers are pure, so identities are checked on them directly.
+import type { AgentSnapshot, AgentStoreError } from '../src'
+import { endRunWork, reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from '../src/snapshot/lifecycle'
+import { ev, refusalOf } from './helpers'
+import { event, snapshotHolding, storeAfter } from './support/events'
 
 type S = Record<string, unknown>
-const e = (event: Record<string, unknown>) => event as unknown as BaseEvent
 
-function applied(...events: BaseEvent[]) {
-  const errors: AgentStoreError[] = []
-  const store = createAgentStore<S>({ initialState: {}, onError: (error) => errors.push(error) })
-  store.apply(events)
-  return { store, errors }
-}
-
-const blank = (): AgentSnapshot<S> => createAgentStore<S>({ initialState: {} }).getState()
-const started = (event: Record<string, unknown>) => event as unknown as RunStartedEvent
-const finished = (event: Record<string, unknown>) => ({ type: 'RUN_FINISHED', threadId: 't1', ...event }) as unknown as RunFinishedEvent
-const failed = (event: Record<string, unknown>) => ({ type: 'RUN_ERROR', ...event }) as unknown as RunErrorEvent
-const stepStart = (stepName: string, subagentRunId?: string) =>
-  ({ type: 'STEP_STARTED', stepName, ...(subagentRunId === undefined ? {} : { subagentRunId }) }) as unknown as StepStartedEvent
-const stepFinish = (stepName: string, subagentRunId?: string) =>
-  ({ type: 'STEP_FINISHED', stepName, ...(subagentRunId === undefined ? {} : { subagentRunId }) }) as unknown as StepFinishedEvent
+const blank = () => snapshotHolding<S>()
+const started = (runId: string, threadId = 't1') => event<RunStartedEvent>({ type: 'RUN_STARTED', threadId, runId })
+const finished = (fields: Record<string, unknown>) => event<RunFinishedEvent>({ type: 'RUN_FINISHED', threadId: 't1', ...fields })
+const failed = (fields: Record<string, unknown>) => event<RunErrorEvent>({ type: 'RUN_ERROR', ...fields })
+const owned = (subagentRunId?: string) => (subagentRunId === undefined ? {} : { subagentRunId })
+const stepStart = (stepName: string, subagentRunId?: string) => event<StepStartedEvent>({ type: 'STEP_STARTED', stepName, ...owned(subagentRunId) })
+const stepFinish = (stepName: string, subagentRunId?: string) => event<StepFinishedEvent>({ type: 'STEP_FINISHED', stepName, ...owned(subagentRunId) })
+/** A snapshot as an older version saved it: without the subagent lists. */
+const withoutSubagentLists = ({ subagents: _a, subagentSteps: _b, ...old }: AgentSnapshot<S>) => old as AgentSnapshot<S>
 
 describe('RUN_STARTED', () => {
   it('holds only the fields the event has: no parentRunId, input or metadata keys when absent', () => {
-    const { store } = applied(ev.runStarted('r1'))
+    const { store } = storeAfter(ev.runStarted('r1'))
     expect(store.getState().run).toStrictEqual({ runId: 'r1' })
     expect(store.getState().status).toBe('running')
     expect(store.getState().runId).toBe('r1')
@@ -36,7 +29,7 @@ describe('RUN_STARTED', () => {
 
   it('keeps parentRunId, input and metadata, and appends the input messages it does not hold', () => {
     const input = { threadId: 't1', runId: 'r2', state: {}, messages: [{ id: 'u1', role: 'user', content: 'hi' }], tools: [], context: [], forwardedProps: {} }
-    const { store } = applied(e({ type: 'RUN_STARTED', threadId: 't1', runId: 'r2', parentRunId: 'r1', input, metadata: { trace: 'x' } }))
+    const { store } = storeAfter(event({ type: 'RUN_STARTED', threadId: 't1', runId: 'r2', parentRunId: 'r1', input, metadata: { trace: 'x' } }))
     expect(store.getState().run).toStrictEqual({ runId: 'r2', parentRunId: 'r1', input, metadata: { trace: 'x' } })
     expect(store.getState().messages).toStrictEqual([{ id: 'u1', role: 'user', content: 'hi' }])
   })
@@ -50,7 +43,7 @@ describe('RUN_STARTED', () => {
       error: new Error('old') as AgentStoreError,
       run: { runId: 'r0', outcome: 'error', metadata: { a: 1 } },
     }
-    const next = reduceRunStarted(snapshot, started({ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }))
+    const next = reduceRunStarted(snapshot, started('r1'))
     expect(next.status).toBe('running')
     expect(next.runId).toBe('r1')
     expect(next.steps).toStrictEqual([])
@@ -64,7 +57,7 @@ describe('RUN_STARTED', () => {
 
 describe('RUN_FINISHED', () => {
   it('is interrupted only with at least one interrupt; an empty interrupt list ends idle', () => {
-    const base = reduceRunStarted(blank(), started({ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }))
+    const base = reduceRunStarted(blank(), started('r1'))
     const empty = reduceRunFinished(base, finished({ runId: 'r1', outcome: { type: 'interrupt', interrupts: [] } }))
     expect(empty.status).toBe('idle')
     expect(empty.run).toStrictEqual({ runId: 'r1', outcome: 'interrupt' })
@@ -98,6 +91,11 @@ describe('RUN_FINISHED', () => {
   it('with no run held starts one from the event (a recording may end a run it never started)', () => {
     const next = reduceRunFinished(blank(), finished({ runId: 'r5', usage: [{ outputTokens: 2 }] }))
     expect(next.run).toStrictEqual({ runId: 'r5', outcome: 'success', usage: [{ outputTokens: 2 }] })
+  })
+
+  it('fed without RUN_STARTED, its interrupts become confirmations carrying the run id the event names', () => {
+    const { store } = storeAfter(ev.runFinished('r9', 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] }))
+    expect(store.getState().confirmations.map((c) => c.runId)).toStrictEqual(['r9'])
   })
 
   it('ends the steps of both owners and the running subagents with its own message', () => {
@@ -156,8 +154,9 @@ describe('RUN_ERROR', () => {
   })
 })
 
-describe('endRunWork', () => {
+describe('the work a run leaves open (endRunWork)', () => {
   const failure = { message: 'stop' }
+
   it('returns the snapshot itself when nothing is open', () => {
     const snapshot = blank()
     expect(endRunWork(snapshot, failure)).toBe(snapshot)
@@ -182,15 +181,14 @@ describe('endRunWork', () => {
   })
 
   it('copes with a snapshot without subagents or subagentSteps (one restored from an older version)', () => {
-    const { subagents: _a, subagentSteps: _b, ...old } = blank()
-    const snapshot = old as AgentSnapshot<S>
+    const snapshot = withoutSubagentLists(blank())
     expect(endRunWork(snapshot, failure)).toStrictEqual({ ...snapshot, steps: [], subagentSteps: [], subagents: [] })
     const withSteps = { ...snapshot, steps: ['a'] }
     expect(endRunWork(withSteps, failure).steps).toStrictEqual([])
   })
 })
 
-describe('steps', () => {
+describe('STEP_STARTED and STEP_FINISHED', () => {
   it('STEP_STARTED adds to the owner list only, copying it', () => {
     const snapshot = blank()
     const parent = reduceStepStarted(snapshot, stepStart('a'))
@@ -199,8 +197,7 @@ describe('steps', () => {
     const child = reduceStepStarted(parent, stepStart('a', 's1'))
     expect(child.steps).toBe(parent.steps)
     expect(child.subagentSteps).toStrictEqual([{ subagentRunId: 's1', stepName: 'a' }])
-    const { subagentSteps: _none, ...old } = snapshot
-    expect(reduceStepStarted(old as AgentSnapshot<S>, stepStart('b', 's2')).subagentSteps).toStrictEqual([{ subagentRunId: 's2', stepName: 'b' }])
+    expect(reduceStepStarted(withoutSubagentLists(snapshot), stepStart('b', 's2')).subagentSteps).toStrictEqual([{ subagentRunId: 's2', stepName: 'b' }])
   })
 
   it('STEP_FINISHED removes the last open step of that name, and the last of the list leaves the shared empty list', () => {
@@ -214,7 +211,7 @@ describe('steps', () => {
     const empty = reduceStepFinished(one, stepFinish('z'))
     expect(empty.steps).toStrictEqual([])
     expect(Object.isFrozen(empty.steps)).toBe(true)
-    expect(empty.steps).toBe(reduceRunStarted(blank(), started({ type: 'RUN_STARTED', threadId: 't', runId: 'r' })).steps)
+    expect(empty.steps).toBe(reduceRunStarted(blank(), started('r', 't')).steps)
   })
 
   it('STEP_FINISHED of a subagent removes its own last entry of that name, not another owner one', () => {
@@ -250,47 +247,35 @@ describe('steps', () => {
     expect(reduceStepFinished(snapshot, stepFinish('a', 's1')).subagentSteps).toStrictEqual([{ subagentRunId: 's2', stepName: 'c' }])
   })
 
-  const refusal = (snapshot: AgentSnapshot<S>, event: StepFinishedEvent) => {
-    try {
-      reduceStepFinished(snapshot, event)
-    } catch (error) {
-      const { code, message, eventType } = error as AgentStoreError
-      return { code, message, eventType }
-    }
-    throw new Error('not refused')
-  }
-
   it('refuses a step nobody started, naming it', () => {
-    expect(refusal(blank(), stepFinish('x'))).toStrictEqual({
+    expect(refusalOf(() => reduceStepFinished(blank(), stepFinish('x')))).toStrictEqual({
       code: 'INVALID_EVENT',
       message: 'STEP_FINISHED for step "x", which has not started',
       eventType: 'STEP_FINISHED',
     })
-    const { subagentSteps: _none, ...old } = blank()
-    expect(refusal(old as AgentSnapshot<S>, stepFinish('x', 's1')).message).toBe('STEP_FINISHED for step "x", which has not started')
+    expect(refusalOf(() => reduceStepFinished(withoutSubagentLists(blank()), stepFinish('x', 's1'))).message).toBe(
+      'STEP_FINISHED for step "x", which has not started',
+    )
   })
 
   it('refuses a step finished by the wrong owner, naming who holds it', () => {
+    const refusal = (snapshot: AgentSnapshot<S>, step: StepFinishedEvent) => refusalOf(() => reduceStepFinished(snapshot, step)).message
     const snapshot = { ...blank(), steps: ['p'], subagentSteps: [{ subagentRunId: 's2', stepName: 'q' }] }
-    expect(refusal(snapshot, stepFinish('p', 's1')).message).toBe(
+    expect(refusal(snapshot, stepFinish('p', 's1'))).toBe(
       'STEP_FINISHED for step "p" of subagent "s1": it is open under the parent agent, which must finish it',
     )
-    expect(refusal(snapshot, stepFinish('q')).message).toBe(
-      'STEP_FINISHED for step "q" of the parent agent: it is open under subagent "s2", which must finish it',
-    )
-    expect(refusal(snapshot, stepFinish('q', 's1')).message).toBe(
-      'STEP_FINISHED for step "q" of subagent "s1": it is open under subagent "s2", which must finish it',
-    )
+    expect(refusal(snapshot, stepFinish('q'))).toBe('STEP_FINISHED for step "q" of the parent agent: it is open under subagent "s2", which must finish it')
+    expect(refusal(snapshot, stepFinish('q', 's1'))).toBe('STEP_FINISHED for step "q" of subagent "s1": it is open under subagent "s2", which must finish it')
     // Its own open step of another name does not count as holding this one.
     const own = { ...blank(), subagentSteps: [{ subagentRunId: 's1', stepName: 'q' }] }
-    expect(refusal(own, stepFinish('r', 's1')).message).toBe('STEP_FINISHED for step "r", which has not started')
+    expect(refusal(own, stepFinish('r', 's1'))).toBe('STEP_FINISHED for step "r", which has not started')
     // Another owner's open step of another name does not hold it either.
-    expect(refusal(snapshot, stepFinish('r', 's1')).message).toBe('STEP_FINISHED for step "r", which has not started')
-    expect(refusal(snapshot, stepFinish('r')).message).toBe('STEP_FINISHED for step "r", which has not started')
+    expect(refusal(snapshot, stepFinish('r', 's1'))).toBe('STEP_FINISHED for step "r", which has not started')
+    expect(refusal(snapshot, stepFinish('r'))).toBe('STEP_FINISHED for step "r", which has not started')
   })
 
   it('through the store: the refusal changes nothing and reports the error', () => {
-    const { store, errors } = applied(ev.runStarted('r1'), ev.stepStarted('a'))
+    const { store, errors } = storeAfter(ev.runStarted('r1'), ev.stepStarted('a'))
     const before = store.getState().steps
     store.apply(ev.stepFinished('b'))
     expect(store.getState().steps).toBe(before)
