@@ -1,3 +1,6 @@
+// The partial-JSON reader: what it shows of a document still arriving (strings at once, numbers and
+// literals once complete), its errors and their positions, end(), the byte order mark, structural
+// sharing, argument() and selectArgument, and the recorded prediction traces it reproduces.
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { createPartialJsonReader, type PartialJsonReader, selectArgument } from '../src/json/partial-json'
@@ -334,7 +337,7 @@ describe('numbers and literals', () => {
     }
   })
 
-  it('rejects what the grammar does not take', () => {
+  it('rejects what the number grammar does not take', () => {
     for (const [text, at] of [
       ['[-01]', 3],
       ['[00]', 2],
@@ -379,7 +382,7 @@ describe('numbers and literals', () => {
     expect(read('[1 ', ']').changed).toStrictEqual([true, false])
   })
 
-  it('each has its own value and a wrong letter anywhere fails there', () => {
+  it('each literal has its own value and a wrong letter anywhere fails there', () => {
     expect(read('[true,false,null]').reader.value).toStrictEqual([true, false, null])
     for (const [text, at] of [
       ['[trUe]', 3],
@@ -461,7 +464,7 @@ describe('structure', () => {
     expect(reader.done).toBe(true)
   })
 
-  it('is the deepest nesting read, 0 for a top-level value', () => {
+  it('depth is the deepest nesting read, 0 for a top-level value', () => {
     expect(read('"x"').reader.depth).toBe(0)
     expect(read('[[], {"a": [[1]]}]').reader.depth).toBe(4)
     expect(read('{"a":{"b":').reader.depth).toBe(2)
@@ -469,7 +472,7 @@ describe('structure', () => {
 })
 
 describe('errors and where they are', () => {
-  it('name the character and its position in the whole input', () => {
+  it('an error names the character and its position in the whole input', () => {
     expect(read('{"a":', ' x}').reader.error?.message).toBe('Unexpected "x" at position 6 of the JSON input')
     expect(read('[1,', '2,', ']').reader.error?.message).toBe('Unexpected "]" at position 5 of the JSON input')
     expect(read('{"a":"b\\q"}').reader.error?.message).toBe('Unexpected "\\\\" at position 7 of the JSON input')
@@ -506,17 +509,17 @@ describe('errors and where they are', () => {
     }
   })
 
-  it('count plain chunks appended to an open string', () => {
+  it('positions count plain chunks appended to an open string', () => {
     expect(read('"ab', 'cd', '\u0001').reader.error?.message).toBe('Unexpected "\\u0001" at position 5 of the JSON input')
     expect(read('{"k":"ab', 'cd', 'ef', '"x').reader.error?.message).toBe('Unexpected "x" at position 13 of the JSON input')
   })
 
-  it('count a held escape once, when it is read', () => {
+  it('positions count a held escape once, when it is read', () => {
     expect(read('"a\\', 'q').reader.error?.message).toBe('Unexpected "\\\\" at position 2 of the JSON input')
     expect(read('["a\\u00', 'e9", x').reader.error?.message).toBe('Unexpected "x" at position 12 of the JSON input')
   })
 
-  it('count the byte order mark as one character of the input', () => {
+  it('positions count the byte order mark as one character of the input', () => {
     expect(read('\uFEFF[x').reader.error?.message).toBe('Unexpected "x" at position 2 of the JSON input')
     expect(read('\uFEFF', '[x').reader.error?.message).toBe('Unexpected "x" at position 2 of the JSON input')
   })
@@ -743,7 +746,7 @@ describe('values are safe and immutable', () => {
     expect(levels).toBe(depth)
   })
 
-  it('are plain data properties', () => {
+  it('"__proto__" members are plain data properties', () => {
     for (const text of ['{"__proto__":1}', '{"__proto__":"abc"}', '{"__proto__":{"__proto__":[2]}}']) {
       const value = read(text).reader.value as object
       expect(Object.getOwnPropertyDescriptor(value, '__proto__'), text).toStrictEqual({
@@ -760,7 +763,7 @@ describe('values are safe and immutable', () => {
 })
 
 describe('change reports and structural sharing', () => {
-  it('say whether the value changed', () => {
+  it('push results say whether the value changed', () => {
     const { changed, reader } = read('{"a"', ':', ' ', '1', ',', '"b":"', 'x', '"}', ' ')
     expect(changed).toStrictEqual([true, false, false, false, true, true, true, false, false])
     expect(reader.value).toStrictEqual({ a: 1, b: 'x' })
@@ -931,7 +934,7 @@ describe('argument(): the value of one top-level key, without rebuilding the doc
     expect(reader.value).toStrictEqual({ a: 'x', b: 1 })
   })
 
-  it('reads through the value', () => {
+  it('reads through the value while the string under a nested or array document grows', () => {
     const nested = createPartialJsonReader()
     nested.push('{"o":{"doc":"ab')
     nested.push('cd')
@@ -966,7 +969,7 @@ describe('selectArgument', () => {
     for (const value of [undefined, null, 'document', 3, ['x']]) expect(selectArgument(value, 'document')).toBeUndefined()
   })
 
-  it('selectArgument reads one own key of an object only', () => {
+  it('reads one own key of an object only: no array index, no string property', () => {
     expect(selectArgument({ a: 1 }, 'a')).toBe(1)
     expect(selectArgument({ a: 1 }, 'toString')).toBeUndefined()
     expect(selectArgument([1], '0')).toBeUndefined()
