@@ -17,6 +17,8 @@ const delta = (patch: unknown[], more: Record<string, unknown> = {}) =>
   event<ActivityDeltaEvent>({ type: 'ACTIVITY_DELTA', messageId: 'act', activityType: 'progress', patch, ...more })
 const activity = (more: Record<string, unknown> = {}) => ({ id: 'act', role: 'activity', activityType: 'progress', content: { n: 1 }, ...more }) as Message
 const user: Message = { id: 'u1', role: 'user', content: 'hi' }
+/** Every field an ACTIVITY_DELTA refusal sets. */
+const deltaRefusal = (code: string, fields: Record<string, unknown>) => ({ name: 'AgentStoreError', code, eventType: 'ACTIVITY_DELTA', ...fields })
 
 /** A store holding a text message, then the activity "act" with this content. */
 function activityStore(content: Record<string, unknown>, options: { limits?: Record<string, number> } = {}) {
@@ -184,15 +186,14 @@ describe('ACTIVITY_DELTA: all of it or nothing', () => {
   })
 
   it('a failed op is PATCH_FAILED with which op, where and why', () => {
-    expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta([{ op: 'remove', path: '/nope' }]), defaultLimits))).toStrictEqual({
-      name: 'AgentStoreError',
-      code: 'PATCH_FAILED',
-      eventType: 'ACTIVITY_DELTA',
-      opIndex: 0,
-      op: 'remove',
-      path: '/nope',
-      message: 'ACTIVITY_DELTA op 0 (remove /nope) on "act" failed: path not found',
-    })
+    expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta([{ op: 'remove', path: '/nope' }]), defaultLimits))).toStrictEqual(
+      deltaRefusal('PATCH_FAILED', {
+        opIndex: 0,
+        op: 'remove',
+        path: '/nope',
+        message: 'ACTIVITY_DELTA op 0 (remove /nope) on "act" failed: path not found',
+      }),
+    )
   })
 
   it('refuses prototype writes without polluting Object.prototype', () => {
@@ -222,13 +223,12 @@ describe('ACTIVITY_DELTA: all of it or nothing', () => {
 
   it('refuses to make the content anything but an object, with the exact reason', () => {
     for (const value of ['s', [1], null, 1]) {
-      expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta([{ op: 'replace', path: '', value }]), defaultLimits))).toStrictEqual({
-        name: 'AgentStoreError',
-        code: 'PATCH_FAILED',
-        eventType: 'ACTIVITY_DELTA',
-        path: '',
-        message: 'ACTIVITY_DELTA on "act" would make its content a non-object',
-      })
+      expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta([{ op: 'replace', path: '', value }]), defaultLimits))).toStrictEqual(
+        deltaRefusal('PATCH_FAILED', {
+          path: '',
+          message: 'ACTIVITY_DELTA on "act" would make its content a non-object',
+        }),
+      )
     }
   })
 })
@@ -244,18 +244,16 @@ describe('ACTIVITY_DELTA: the activity it names', () => {
 
   it('says which: one that does not exist, or one that is not an activity', () => {
     const snapshot = snapshotHolding(user)
-    expect(refusalFields(() => reduceActivityDelta(snapshot, delta([], { messageId: 'ghost' }), defaultLimits))).toStrictEqual({
-      name: 'AgentStoreError',
-      code: 'INVALID_EVENT',
-      eventType: 'ACTIVITY_DELTA',
-      message: 'ACTIVITY_DELTA for activity "ghost", which does not exist',
-    })
-    expect(refusalFields(() => reduceActivityDelta(snapshot, delta([], { messageId: 'u1' }), defaultLimits))).toStrictEqual({
-      name: 'AgentStoreError',
-      code: 'INVALID_EVENT',
-      eventType: 'ACTIVITY_DELTA',
-      message: 'ACTIVITY_DELTA for message "u1", which is not an activity',
-    })
+    expect(refusalFields(() => reduceActivityDelta(snapshot, delta([], { messageId: 'ghost' }), defaultLimits))).toStrictEqual(
+      deltaRefusal('INVALID_EVENT', {
+        message: 'ACTIVITY_DELTA for activity "ghost", which does not exist',
+      }),
+    )
+    expect(refusalFields(() => reduceActivityDelta(snapshot, delta([], { messageId: 'u1' }), defaultLimits))).toStrictEqual(
+      deltaRefusal('INVALID_EVENT', {
+        message: 'ACTIVITY_DELTA for message "u1", which is not an activity',
+      }),
+    )
   })
 })
 
@@ -285,16 +283,15 @@ describe('ACTIVITY_DELTA: limits', () => {
       { op: 'add', path: '/a', value: 1 },
       { op: 'add', path: '/b', value: 1 },
     ]
-    expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta(ops), limits))).toStrictEqual({
-      name: 'AgentStoreError',
-      code: 'LIMIT_EXCEEDED',
-      eventType: 'ACTIVITY_DELTA',
-      opIndex: 1,
-      op: 'add',
-      path: '/b',
-      limit: 'maxOpsPerDelta',
-      message: 'ACTIVITY_DELTA op 1 (add /b) on "act": more than 1 operations',
-    })
+    expect(refusalFields(() => reduceActivityDelta(snapshotHolding(activity()), delta(ops), limits))).toStrictEqual(
+      deltaRefusal('LIMIT_EXCEEDED', {
+        opIndex: 1,
+        op: 'add',
+        path: '/b',
+        limit: 'maxOpsPerDelta',
+        message: 'ACTIVITY_DELTA op 1 (add /b) on "act": more than 1 operations',
+      }),
+    )
     expect(
       refusalFields(() =>
         reduceActivityDelta(snapshotHolding(activity()), delta([{ op: 'add', path: '/x', value: { a: { b: 1 } } }]), { ...defaultLimits, maxDepth: 2 }),
@@ -314,14 +311,13 @@ describe('ACTIVITY_DELTA: limits', () => {
     ]
     expect(
       refusalFields(() => reduceActivityDelta(snapshotHolding(activity({ content: { items: [] } })), delta(ops), { ...defaultLimits, maxStateBytes: 14 })),
-    ).toStrictEqual({
-      name: 'AgentStoreError',
-      code: 'LIMIT_EXCEEDED',
-      eventType: 'ACTIVITY_DELTA',
-      path: '',
-      limit: 'maxStateBytes',
-      message: 'ACTIVITY_DELTA on "act": larger than 14',
-    })
+    ).toStrictEqual(
+      deltaRefusal('LIMIT_EXCEEDED', {
+        path: '',
+        limit: 'maxStateBytes',
+        message: 'ACTIVITY_DELTA on "act": larger than 14',
+      }),
+    )
   })
 
   it('reduceEvent bounds activity content by the limits it is given, and by the defaults without them', () => {
