@@ -167,6 +167,7 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
   let selected: number | undefined
   let frame: ReturnType<typeof setTimeout> | undefined
   let shownDetail: unknown
+  const unchanged = new WeakMap<RecordedEntry, boolean>()
 
   toggle.addEventListener('click', () => {
     panel.hidden = !panel.hidden
@@ -203,9 +204,22 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     const clicked = selected === undefined ? undefined : recorder.entry(selected)
     if (clicked) return clicked
     const { entries } = state
-    for (let i = entries.length - 1; i >= Math.max(0, entries.length - 20); i--)
-      if (entries[i]!.model !== modelBefore(state, entries[i]!.index)) return entries[i]
+    for (let i = entries.length - 1; i >= Math.max(0, entries.length - 20); i--) if (!changedNothing(state, entries[i]!)) return entries[i]
     return entries.at(-1)
+  }
+
+  /**
+   * Whether an entry changed nothing the panel shows: the model is the same, or its snapshot's diff is
+   * empty (a STATE_DELTA writing what a draft already shows changes the model, not the snapshot). Diffed
+   * once per entry.
+   */
+  function changedNothing(state: RecorderState, entry: RecordedEntry): boolean {
+    let known = unchanged.get(entry)
+    if (known === undefined) {
+      known = entry.model === modelBefore(state, entry.index) || Object.values(recorder.diff(entry.index)).every((ops) => ops.length === 0)
+      unchanged.set(entry, known)
+    }
+    return known
   }
 
   function render(state: RecorderState) {
@@ -222,8 +236,8 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
           role: 'option',
           'data-index': String(entry.index),
           'aria-selected': String(entry === current),
-          class: [entry.index === state.current ? 'current' : '', entry.model === modelBefore(state, entry.index) ? 'unchanged' : ''].join(' ').trim(),
-          title: entry.model === modelBefore(state, entry.index) ? 'changed nothing' : '',
+          class: [entry.index === state.current ? 'current' : '', changedNothing(state, entry) ? 'unchanged' : ''].join(' ').trim(),
+          title: changedNothing(state, entry) ? 'changed nothing' : '',
         },
         h('span', { class: 'index' }, `#${entry.index}`),
         ` ${inputType(entry.input)} `,
