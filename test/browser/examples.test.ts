@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { continueStory, planFor, rewriteEnding, storyFor } from '../../examples/server/content'
+import { continueStory, planFor, rewriteEnding, storyFor, titleOf } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
 import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
@@ -136,6 +136,42 @@ describe('vue-writer: predictive document with an interrupt (agent-framework sty
   )
 })
 
+describe('vue-writer: "Write a story", the prompt of the README', () => {
+  it(
+    'writes a titled story about something, in plain text, and a new version when asked again, so Reject has something to undo',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const first = storyFor('Write a story')
+      const second = storyFor('Write a story', 1)
+      expect(second).not.toBe(first)
+      const documentText = () =>
+        page.getByTestId('document').evaluate((article) => [...article.children].map((block) => `${block.tagName} ${block.textContent}`))
+
+      await send(page, 'Write a story')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(first.length))
+      const shown = await documentText()
+      expect(shown[0]).toBe(`H2 ${titleOf('a lost umbrella')}`)
+      expect(shown.slice(1).every((block) => block.startsWith('P '))).toBe(true)
+      expect(shown.join('\n')).not.toMatch(/#|Write a story/)
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await waitForStatus(page, 'Idle')
+
+      await send(page, 'Write a story')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(second.length))
+      expect(await page.locator('[data-testid=document] mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.locator('[data-testid=document] del').count()).toBeGreaterThan(0)
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await waitForStatus(page, 'Idle')
+      expect(await documentText()).toEqual(shown)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
 describe('vue-writer: edit before approve', () => {
   it(
     'answers the interrupt with the edited document and sends it as state',
@@ -165,8 +201,8 @@ describe('vue-writer: edit before approve', () => {
 describe('vue-writer: a follow-up draft as changes to the approved document', () => {
   const request = 'Write a short story about a lighthouse keeper'
   const story = storyFor(request)
-  // Words as a reader counts them: the title's markdown "#" is not one.
-  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '#').length
+  // Words counted apart from the app's own count, which the page and the agent's message share.
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').length
 
   async function approvedStory(page: Page) {
     await send(page, request)
@@ -181,6 +217,8 @@ describe('vue-writer: a follow-up draft as changes to the approved document', ()
       const { page, errors } = await open('/vue-writer/')
       await approvedStory(page)
       expect(await page.getByTestId('words').textContent()).toBe(`${words(story)} words`)
+      // The agent's message counts the words the page counts.
+      expect(await page.getByText(/^Saved \(\d+ words\)/).textContent()).toContain(`Saved (${words(story)} words)`)
       const approvedText = (await page.getByTestId('document').textContent())!
       await recordInPage(page, 'views', () => {
         const article = document.querySelector('[data-testid=document]')!
