@@ -1,6 +1,6 @@
 import { canRun, useAgentStore } from '@agent-state/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { chatItems } from '../shared/view'
+import { answerInterrupted, chatItems, lastRequest } from '../shared/view'
 import { shownStore, threads } from './store'
 
 const suggestions = ['Spaghetti carbonara, please', 'Make it vegetarian', 'Make it spicy', 'I need something quicker']
@@ -10,18 +10,24 @@ export function Chat() {
   // Sending is possible exactly when the store would start a run: nothing running, nothing to answer.
   const busy = useAgentStore(threads, (s) => !canRun(s))
   const error = useAgentStore(threads, (s) => s.error)
+  const interrupted = useAgentStore(threads, answerInterrupted)
   const [text, setText] = useState('')
   const items = useMemo(() => chatItems(messages), [messages])
   const list = useRef<HTMLOListElement>(null)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the end whenever the list of messages changes
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the end whenever the list of messages (or the notice after it) changes
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight })
-  }, [items])
+  }, [items, interrupted])
 
   function send(message: string) {
     if (busy || !message.trim()) return
     setText('')
     void shownStore().run({ message: message.trim() })
+  }
+
+  function retry() {
+    const request = lastRequest(messages)
+    if (request) send(request)
   }
 
   return (
@@ -55,6 +61,14 @@ export function Chat() {
             ))}
           </li>
         ))}
+        {interrupted && (
+          <li className="interrupted" data-testid="interrupted">
+            The answer was interrupted before it finished.
+            <button type="button" className="button small" onClick={retry}>
+              Retry
+            </button>
+          </li>
+        )}
       </ol>
       {error && <p className="error-banner">{error.message}</p>}
       <div className="suggestions">

@@ -71,5 +71,6 @@ export function editRecipe(change: (recipe: Recipe) => Recipe) {
   shownStore().setState((state) => ({ ...state, recipe: change(state.recipe) }))
 }
 
-// The devtools panel, in development only: a production build has none of it.
-if (import.meta.env.DEV) import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(threads))
+// The devtools panel, in development only (or a build made with VITE_DEVTOOLS=true, as the browser tests do):
+// a production build has none of it.
+if (import.meta.env.DEV || import.meta.env.VITE_DEVTOOLS === 'true') import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(threads))

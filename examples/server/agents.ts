@@ -1,6 +1,7 @@
 // Three scripted agents, one per wire style the store handles. No language model: each reads the
 // request and streams what the corresponding real server sends, in the same order and shapes.
 import { EventType, type Message, type RunAgentInput, type ToolCall } from '@ag-ui/core'
+import { wordCount } from '../shared/word-count'
 import {
   continueStory,
   cookingTimes,
@@ -166,12 +167,21 @@ const writeDocumentSchema = {
   required: ['accepted'],
 }
 
-function nextDocument(request: string, document: string): string {
-  if (document.trim() === '') return storyFor(request)
+/** The tool result of an approved write: how the thread remembers the documents written in it. */
+const documentWritten = 'Document written.'
+
+/** How many documents were written (approved) in this thread: each asks for a new version of a story. */
+function documentsWritten(messages: readonly Message[]): number {
+  const writes = new Set(toolCalls(messages).flatMap((call) => (call.function.name === 'write_document' ? [call.id] : [])))
+  return messages.filter((message) => message.role === 'tool' && writes.has(message.toolCallId) && textOf(message.content) === documentWritten).length
+}
+
+function nextDocument(request: string, document: string, version: number): string {
+  if (document.trim() === '') return storyFor(request, version)
   if (/\b(short|shorter|shorten|trim|summar)/i.test(request)) return shortenStory(document)
   if (/\b(different|rewrite|change)\b/i.test(request)) return rewriteEnding(document)
   if (/\b(continue|add|another|more|longer|extend|paragraph|ending)\b/i.test(request)) return continueStory(document)
-  return storyFor(request)
+  return storyFor(request, version)
 }
 
 export const writerAgent: ScriptedAgent = async (input, stream) => {
@@ -197,9 +207,9 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
       messageId: newId(),
       toolCallId: pending.id,
       role: 'tool',
-      content: accepted ? 'Document written.' : 'The user rejected the change.',
+      content: accepted ? documentWritten : 'The user rejected the change.',
     })
-    const words = typeof state.document === 'string' ? state.document.split(/\s+/).filter(Boolean).length : 0
+    const words = typeof state.document === 'string' ? wordCount(state.document) : 0
     await run.say(
       !accepted
         ? 'Understood: I left the document as it was.'
@@ -212,7 +222,7 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
 
   run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: state })
   const document = typeof state.document === 'string' ? state.document : ''
-  const next = nextDocument(lastUserText(input.messages) ?? '', document)
+  const next = nextDocument(lastUserText(input.messages) ?? '', document, documentsWritten(input.messages))
   const pieces = wordChunks(next, 3)
   const last = pieces.length - 1
   // Each chunk is a piece of the JSON arguments; escaped piece by piece, so they concatenate to valid JSON.

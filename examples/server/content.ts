@@ -142,11 +142,14 @@ export function swapFor(ingredient: Ingredient, vegan: boolean) {
   return swaps.find((swap) => swap.match.test(ingredient.name) && (vegan || !swap.vegan))
 }
 
-/** Stories the writer knows by keyword; anything else gets a story built around the topic. */
+/**
+ * Stories the writer knows by keyword; anything else gets a story built around the topic. Documents
+ * are plain text: the title on the first line, then paragraphs separated by blank lines.
+ */
 const stories: { keywords: RegExp; document: string }[] = [
   {
     keywords: /lighthouse/i,
-    document: `# The Last Keeper of Gull Point
+    document: `The Last Keeper of Gull Point
 
 Mara had kept the lighthouse at Gull Point for thirty-one years, long after the ships stopped needing it. Every evening she climbed the hundred and twelve steps, wound the old clockwork and watched the beam sweep the empty sea.
 
@@ -156,7 +159,7 @@ Mara stayed at the lamp until dawn, turning it by hand when the clockwork froze.
   },
   {
     keywords: /dog|puppy/i,
-    document: `# The Brave Little Dog
+    document: `The Brave Little Dog
 
 Once upon a time, there was a dog named Max who lived at the edge of a busy park. Max loved to chase butterflies, greet every jogger and nap in the warm patch of grass by the fountain.
 
@@ -166,7 +169,7 @@ Step by careful step, he led her across the park and all the way home, where a l
   },
   {
     keywords: /robot/i,
-    document: `# A Robot Learns to Garden
+    document: `A Robot Learns to Garden
 
 Unit Seven was built to weld car doors, but the factory closed and left it standing in an empty yard. For a year it did nothing but watch the weeds push up through the cracked concrete.
 
@@ -176,28 +179,65 @@ By spring the yard was full of sunflowers, every row perfectly straight. Childre
   },
 ]
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
+/** Stories around a topic, one per version; `{topic}` is a noun phrase such as "a lost umbrella". */
+const storyTemplates = [
+  `Nobody in town expected much from {topic}. It was an ordinary morning, grey at the edges, when everything quietly began to change.
+
+By noon the news had travelled from the bakery to the harbour. People stopped on street corners to talk about {topic}, and for once they were smiling.
+
+When evening came, the streetlights flickered on one by one. Whatever happened next, the town would remember this day: the day of {topic}, when it all felt a little less ordinary.`,
+  `It started, as these things do, on a Tuesday. Ada found {topic} at the bottom of the garden, half hidden under the wet leaves, and could not stop thinking about it.
+
+She told her brother, who laughed, and then her neighbour, who did not. By the weekend half the street had come to see {topic} for themselves.
+
+Years later, when people asked how the street had become friends, Ada would smile and tell them about {topic}, and about that ordinary Tuesday.`,
+  `The train was late, the station was cold, and the only thing worth talking about was {topic}. The stationmaster had seen a lot in forty years, but never anything like it.
+
+One by one the waiting passengers put down their phones. A child asked a question, a stranger answered it, and soon the whole platform was sharing stories about {topic}.
+
+When the train finally pulled in, nobody hurried to board. They had found, in {topic}, a reason to stay a moment longer.`,
+]
+
+/** What to write about when a request names nothing ("Write a story"), one per version. */
+const defaultTopics = ['a lost umbrella', 'an unexpected visitor', 'the night train']
+
+/** The words of a request that ask for a story without saying what about: "Please write me a short story". */
+const requestWords =
+  /^(?:please\s+)?(?:(?:write|tell|give|draft)\s+)?(?:me\s+)?(?:(?:a|an|another|one)\s+(?:(?:short|long|little|new|funny|sad|bedtime)\s+)*(?:story|tale|poem)\b\s*)?/i
+
+/** What is left is not a topic when it starts with an instruction or a preposition ("Add another paragraph", "for my son"). */
+const notATopic = /^(?:add|continue|make|give|shorten|rewrite|change|write|tell|draft|please|for|to|with|that|where|in|and)\b/i
+
+/**
+ * The topic of a request: "Write a story about a lighthouse keeper" → "a lighthouse keeper", "A tale
+ * of two cities" → "two cities", "Dragons" → "Dragons"; undefined when it names none ("Write a story").
+ */
+export function topicOf(request: string): string | undefined {
+  const text = request.trim().replace(/[.!?]+$/, '')
+  const about = /\b(?:about|of|on)\s+(.+)$/i.exec(text)?.[1]
+  const rest = text.replace(requestWords, '').trim()
+  const topic = about ?? (rest === '' || notATopic.test(rest) || rest.split(/\s+/).length > 6 ? undefined : rest)
+  return topic?.replace(/^(A|An|The)\b/, (article) => article.toLowerCase())
 }
 
-/** The topic of a request like "Write a story about a lighthouse keeper". */
-export function topicOf(request: string): string {
-  const about = /\babout\s+(.+?)[.!?]*$/i.exec(request.trim())
-  return (about?.[1] ?? request.trim().replace(/[.!?]+$/, '')) || 'an unexpected visitor'
+/** "a lighthouse keeper" → "The Lighthouse Keeper"; "two cities" → "Two Cities". */
+export function titleOf(topic: string): string {
+  const article = /^(a|an|the)\s+/i
+  const words = topic.replace(article, '').split(/\s+/)
+  const title = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')
+  return article.test(topic) ? `The ${title}` : title
 }
 
-export function storyFor(request: string): string {
+/**
+ * The story a request asks for, as plain text. `version` counts the documents already written in the
+ * thread: asking again gives a new text, so the new draft shows as changes and Reject has something to undo.
+ */
+export function storyFor(request: string, version = 0): string {
   const known = stories.find(({ keywords }) => keywords.test(request))
-  if (known) return known.document
-  const topic = topicOf(request)
-  const title = topic.replace(/^(a|an|the)\s+/i, '')
-  return `# ${capitalize(title)}
-
-Nobody in town expected much from ${topic}. It was an ordinary morning, grey at the edges, when everything quietly began to change.
-
-By noon the news had travelled from the bakery to the harbour. People stopped on street corners to talk about ${topic}, and for once they were smiling.
-
-When evening came, the streetlights flickered on one by one. Whatever happened next, the town would remember this day: the day ${topic} made it feel a little less ordinary.`
+  if (known) return version === 0 ? known.document : withEnding(known.document, endings[(version - 1) % endings.length]!)
+  const topic = topicOf(request) ?? defaultTopics[version % defaultTopics.length]!
+  const template = storyTemplates[version % storyTemplates.length]!
+  return `${titleOf(topic)}\n\n${template.replaceAll('{topic}', topic)}`
 }
 
 /** New paragraphs for "continue" / "add a paragraph", chosen by how long the document already is. */
@@ -218,13 +258,18 @@ const endings = [
   'And when the first light came, it found them all still laughing about it, as if the whole thing had been a dream.',
 ]
 
-export function rewriteEnding(document: string): string {
+/** The document with the last sentence of its last paragraph replaced by `ending`. */
+function withEnding(document: string, ending: string): string {
   const paragraphs = document.trimEnd().split(/\n\n+/)
   const last = paragraphs.pop() ?? ''
   const sentences = last.match(/[^.!?]+[.!?]+\s*/g) ?? [last]
   const kept = sentences.length > 1 ? sentences.slice(0, -1).join('') : ''
-  const ending = endings.find((candidate) => !last.includes(candidate)) ?? endings[0]!
   return [...paragraphs, `${kept}${ending}`].join('\n\n')
+}
+
+export function rewriteEnding(document: string): string {
+  const last = document.trimEnd().split(/\n\n+/).at(-1) ?? ''
+  return withEnding(document, endings.find((candidate) => !last.includes(candidate)) ?? endings[0]!)
 }
 
 export function shortenStory(document: string): string {

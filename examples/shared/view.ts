@@ -51,6 +51,20 @@ function describeToolResult(content: string): string {
   return `↳ ${content}`
 }
 
+/**
+ * The last run stopped before its end: the page reloaded while it streamed (HttpAgent cannot rejoin a
+ * run, so the store gave it up and rolled its changes back). The store is idle with a run that has no
+ * outcome, and the user's last message has no answer: the chat says so and offers to ask again.
+ */
+export const answerInterrupted = (snapshot: Pick<AgentSnapshot, 'status' | 'run' | 'requesting'>): boolean =>
+  snapshot.status === 'idle' && !snapshot.requesting && snapshot.run !== undefined && snapshot.run.outcome === undefined
+
+/** The text of the user's last message: what Retry sends again. */
+export function lastRequest(messages: readonly Message[]): string | undefined {
+  const message = messages.findLast((candidate) => candidate.role === 'user')
+  return message ? textOf(message.content) : undefined
+}
+
 export interface StatusView {
   kind: 'idle' | 'live' | 'waiting' | 'error'
   label: string

@@ -26,5 +26,6 @@ export const statusLabels: Record<string, string> = {
   completed: 'Done',
 }
 
-// The devtools panel, in development only: a production build has none of it.
-if (import.meta.env.DEV) import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(store))
+// The devtools panel, in development only (or a build made with VITE_DEVTOOLS=true, as the browser tests do):
+// a production build has none of it.
+if (import.meta.env.DEV || import.meta.env.VITE_DEVTOOLS === 'true') import('@agent-state/devtools/panel').then(({ mountDevtools }) => mountDevtools(store))

@@ -20,11 +20,6 @@ export interface Block {
   pieces: Piece[]
 }
 
-/** Words, ignoring markdown markers such as the title's `#`. */
-export function wordCount(document: string): number {
-  return document.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
-}
-
 /**
  * The draft against the approved document, word by word. `streaming`: the draft is still being
  * written, so the approved text after its last match is not (yet) a deletion.
@@ -76,7 +71,10 @@ function mergeShortRuns(pieces: Piece[], streaming: boolean): Piece[] {
   return out
 }
 
-/** Paragraphs are separated by blank lines; a paragraph starting with "# " is the title. */
+/**
+ * Paragraphs are separated by blank lines. The first one is the title when it reads like one: a short
+ * single line that does not end a sentence. A markdown "# " title (from other servers) is shown without its "#".
+ */
 export function toBlocks(pieces: readonly Piece[]): Block[] {
   const blocks: Block[] = []
   let current: Block = { tag: 'p', pieces: [] }
@@ -98,7 +96,14 @@ export function toBlocks(pieces: readonly Piece[]): Block[] {
     })
   }
   blocks.push(current)
-  return blocks.filter((block) => block.pieces.some((piece) => piece.text.trim() || piece.kind === 'cursor'))
+  const shown = blocks.filter((block) => block.pieces.some((piece) => piece.text.trim() || piece.kind === 'cursor'))
+  if (shown[0] && readsAsTitle(shown[0].pieces.map((piece) => piece.text).join(''))) shown[0].tag = 'h2'
+  return shown
+}
+
+function readsAsTitle(text: string): boolean {
+  const line = text.trim()
+  return line.length <= 80 && !line.includes('\n') && !/[.!?,;:]$/.test(line)
 }
 
 /** The document without a draft: every block unchanged. */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { continueStory, planFor, rewriteEnding, storyFor } from '../../examples/server/content'
+import { continueStory, planFor, rewriteEnding, storyFor, titleOf } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
 import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
@@ -17,7 +17,8 @@ let server: AgentServer
 let browser: Browser
 
 beforeAll(async () => {
-  const building = buildExamples()
+  // With the devtools panel mounted in each app, as under `npm start`.
+  const building = buildExamples('examples-build', { devtools: true })
   building.catch(() => undefined) // awaited below; not an unhandled rejection if the launch fails first
   // Assigned before the build is awaited, so afterAll closes Chromium even when the build fails.
   browser = await launchBrowser()
@@ -135,6 +136,42 @@ describe('vue-writer: predictive document with an interrupt (agent-framework sty
   )
 })
 
+describe('vue-writer: "Write a story", the prompt of the README', () => {
+  it(
+    'writes a titled story about something, in plain text, and a new version when asked again, so Reject has something to undo',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const first = storyFor('Write a story')
+      const second = storyFor('Write a story', 1)
+      expect(second).not.toBe(first)
+      const documentText = () =>
+        page.getByTestId('document').evaluate((article) => [...article.children].map((block) => `${block.tagName} ${block.textContent}`))
+
+      await send(page, 'Write a story')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(first.length))
+      const shown = await documentText()
+      expect(shown[0]).toBe(`H2 ${titleOf('a lost umbrella')}`)
+      expect(shown.slice(1).every((block) => block.startsWith('P '))).toBe(true)
+      expect(shown.join('\n')).not.toMatch(/#|Write a story/)
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await waitForStatus(page, 'Idle')
+
+      await send(page, 'Write a story')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(second.length))
+      expect(await page.locator('[data-testid=document] mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.locator('[data-testid=document] del').count()).toBeGreaterThan(0)
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await waitForStatus(page, 'Idle')
+      expect(await documentText()).toEqual(shown)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
 describe('vue-writer: edit before approve', () => {
   it(
     'answers the interrupt with the edited document and sends it as state',
@@ -164,8 +201,8 @@ describe('vue-writer: edit before approve', () => {
 describe('vue-writer: a follow-up draft as changes to the approved document', () => {
   const request = 'Write a short story about a lighthouse keeper'
   const story = storyFor(request)
-  // Words as a reader counts them: the title's markdown "#" is not one.
-  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '#').length
+  // Words counted apart from the app's own count, which the page and the agent's message share.
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').length
 
   async function approvedStory(page: Page) {
     await send(page, request)
@@ -180,6 +217,8 @@ describe('vue-writer: a follow-up draft as changes to the approved document', ()
       const { page, errors } = await open('/vue-writer/')
       await approvedStory(page)
       expect(await page.getByTestId('words').textContent()).toBe(`${words(story)} words`)
+      // The agent's message counts the words the page counts.
+      expect(await page.getByText(/^Saved \(\d+ words\)/).textContent()).toContain(`Saved (${words(story)} words)`)
       const approvedText = (await page.getByTestId('document').textContent())!
       await recordInPage(page, 'views', () => {
         const article = document.querySelector('[data-testid=document]')!
@@ -472,4 +511,110 @@ describe('a phone at 390 px', () => {
       testTimeout,
     )
   }
+})
+
+/**
+ * Every enabled control whose centre the devtools element covers, at each scroll position of the page
+ * (a third of a screen apart): what a click meant for the control would open the panel instead.
+ */
+function controlsUnderDevtools(page: Page) {
+  return page.evaluate(async () => {
+    const covered = new Set<string>()
+    const last = document.documentElement.scrollHeight - innerHeight
+    for (let top = 0; ; top = Math.min(last, top + innerHeight / 3)) {
+      scrollTo(0, top)
+      await new Promise(requestAnimationFrame)
+      for (const control of document.querySelectorAll<HTMLElement>('button:enabled, input:enabled, select:enabled, textarea:enabled')) {
+        const box = control.getBoundingClientRect()
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2]
+        if (box.width === 0 || x < 0 || x > innerWidth || y < 0 || y > innerHeight) continue
+        if (document.elementFromPoint(x, y)?.closest('agent-state-devtools')) {
+          covered.add(`${control.tagName.toLowerCase()} ${control.getAttribute('aria-label') ?? control.textContent?.trim()}`)
+        }
+      }
+      if (top >= last) break
+    }
+    return [...covered]
+  })
+}
+
+describe('the devtools panel over the apps', () => {
+  const apps: [string, (page: Page) => Promise<void>][] = [
+    [
+      '/react-recipe/',
+      async (page) => {
+        await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+        await waitForStatus(page, 'Idle')
+      },
+    ],
+    [
+      '/vue-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+    [
+      '/svelte-planner/',
+      async (page) => {
+        await send(page, 'Plan a trip to Mars')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+  ]
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    it(
+      `at ${width}×${height}, its toggle covers no enabled control of any app, Send included`,
+      async () => {
+        const { page, errors } = await browser.newPage()
+        await page.setViewportSize({ width, height })
+        for (const [path, fill] of apps) {
+          await page.goto(`${server.url}${path}`)
+          await page.evaluate(() => localStorage.clear())
+          await page.reload()
+          const toggle = page.locator('agent-state-devtools').getByRole('button', { name: 'agent-state' })
+          await toggle.waitFor()
+          await fill(page)
+          // A message typed: Send is enabled, as when a user is about to click it.
+          await page.getByRole('textbox', { name: 'Message' }).fill('One more thing')
+          expect(await controlsUnderDevtools(page)).toEqual([])
+          expect(await toggle.isVisible()).toBe(true)
+        }
+        expect(errors).toEqual([])
+        await page.close()
+      },
+      testTimeout,
+    )
+  }
+
+  it(
+    'at 390 px, opened, shows every filter whole and on screen',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await page.setViewportSize({ width: 390, height: 844 })
+      await send(page, 'Write a short story about a lighthouse keeper')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const devtools = page.locator('agent-state-devtools')
+      await devtools.getByRole('button', { name: 'agent-state' }).click()
+      await devtools.getByRole('listbox', { name: 'Inputs' }).getByRole('option').first().waitFor()
+      const filters = await devtools.locator('.filters').evaluate((row) =>
+        [...row.querySelectorAll('select, input')].map((filter) => {
+          const box = filter.getBoundingClientRect()
+          const root = row.getRootNode() as ShadowRoot
+          const panel = row.closest('.panel')!.getBoundingClientRect()
+          const inside = box.left >= Math.max(0, panel.left) && box.right <= Math.min(innerWidth, panel.right) && box.width > 0
+          const [x, y] = [box.left + box.width / 2, box.top + box.height / 2]
+          return { filter: filter.getAttribute('aria-label'), inside, onTop: root.elementFromPoint(x, y) === filter }
+        }),
+      )
+      expect(filters).toEqual(['Type', 'Run id', 'Tool call id', 'Thread id'].map((filter) => ({ filter, inside: true, onTop: true })))
+      await page.screenshot({ path: join(screenshotsDir, '390-devtools.png') })
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })

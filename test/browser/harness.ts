@@ -13,9 +13,10 @@ export const screenshotsDir = join(root, 'test-results', 'screenshots')
 
 /**
  * A production build of the examples, in a child process: under vitest NODE_ENV is "test", and a
- * build in this process would bundle the development builds of React and Vue.
+ * build in this process would bundle the development builds of React and Vue. `devtools`: each app
+ * mounts the devtools panel, as it does under `npm start`.
  */
-export async function buildExamples(directory = 'examples-build'): Promise<string> {
+export async function buildExamples(directory = 'examples-build', { devtools = false } = {}): Promise<string> {
   const outDir = join(root, 'test-results', directory)
   await promisify(execFile)(
     process.execPath,
@@ -30,7 +31,7 @@ export async function buildExamples(directory = 'examples-build'): Promise<strin
       '--logLevel',
       'error',
     ],
-    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 },
+    { cwd: root, env: { ...process.env, NODE_ENV: 'production', VITE_DEVTOOLS: String(devtools) }, timeout: 120_000 },
   )
   return outDir
 }

@@ -157,7 +157,7 @@ try {
   writeFileSync(join(dir, 'quick-start.mjs'), block(readFileSync(join(root, 'packages/core/README.md'), 'utf8'), '## Quick start', 'ts'))
   run('npm', ['install', '--no-audit', '--no-fund', core, '@ag-ui/client'], dir)
   const output = run(process.execPath, ['quick-start.mjs'], dir).trim().split('\n')
-  results.push({ name: 'core', ok: output[0] === 'running 0' && output.some((line) => line.startsWith('# ')), output: output.slice(0, 4) })
+  results.push({ name: 'core', ok: output[0] === 'running 0' && output.includes('The Brave Little Dog'), output: output.slice(0, 4) })
 } finally {
   for (const child of started) child.kill()
   rmSync(work, { recursive: true, force: true })

@@ -265,3 +265,109 @@ describe('react-recipe: reloaded after a run and an edit', () => {
     testTimeout,
   )
 })
+
+describe('a reload keeps the end of the conversation in view', () => {
+  const apps: [string, (page: Page) => Promise<void>][] = [
+    [
+      '/vue-writer/',
+      async (page) => {
+        for (const request of ['Write a short story about a lighthouse keeper', 'Add another paragraph']) {
+          await send(page, request)
+          await page.getByRole('button', { name: 'Approve', exact: true }).click()
+          await waitForStatus(page, 'Idle')
+        }
+        await savedHolds(page, 'vue-writer', 'Saved (')
+      },
+    ],
+    [
+      '/svelte-planner/',
+      async (page) => {
+        await send(page, 'Plan a trip to Mars')
+        await page.getByRole('button', { name: 'Approve', exact: true }).click()
+        await waitForStatus(page, 'Idle')
+        await savedHolds(page, 'svelte-planner', 'steps are complete')
+      },
+    ],
+    [
+      '/react-recipe/',
+      async (page) => {
+        await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+        await waitForStatus(page, 'Idle')
+        await savedHolds(page, 'react-recipe', 'skill level')
+      },
+    ],
+  ]
+  for (const [path, fill] of apps) {
+    it(
+      `${path}: on a phone, the chat opens scrolled to its last message`,
+      async () => {
+        const { page, errors } = await open(path)
+        await page.setViewportSize({ width: 390, height: 844 })
+        await fill(page)
+        await reload(page)
+        const chat = await page.locator('ol.messages').evaluate((list) => {
+          const last = list.lastElementChild!.getBoundingClientRect()
+          const box = list.getBoundingClientRect()
+          return { overflows: list.scrollHeight > list.clientHeight, lastInView: last.top >= box.top - 1 && last.bottom <= box.bottom + 1 }
+        })
+        expect(chat).toEqual({ overflows: true, lastInView: true })
+        expect(errors).toEqual([])
+        await page.close()
+      },
+      testTimeout,
+    )
+  }
+})
+
+describe('a reload mid-run', () => {
+  it(
+    'vue-writer: says the answer was interrupted, and Retry asks again and gets the draft',
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      await send(page, request)
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')) > 40)
+      await savedHolds(page, 'vue-writer', 'running')
+      expect(await page.getByTestId('interrupted').count()).toBe(0)
+
+      await reload(page)
+      const notice = page.getByTestId('interrupted')
+      expect(await notice.textContent()).toContain('The answer was interrupted before it finished.')
+      const writes = requestsTo('writer').length
+      await notice.getByRole('button', { name: 'Retry' }).click()
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      expect(requestsTo('writer')).toHaveLength(writes + 1)
+      expect(lastMessage(requestsTo('writer')[writes]!)).toMatchObject({ role: 'user', content: request })
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(storyFor(request).length))
+      expect(await notice.count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+
+  it(
+    'react-recipe: says the answer was interrupted, and Retry asks again and fills the card',
+    async () => {
+      const { page, errors } = await open('/react-recipe/')
+      await page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=ingredients] li').length >= 2)
+      await savedHolds(page, 'react-recipe', 'running')
+
+      await reload(page)
+      const notice = page.getByTestId('interrupted')
+      expect(await notice.textContent()).toContain('The answer was interrupted before it finished.')
+      const runs = requestsTo('recipe').length
+      await notice.getByRole('button', { name: 'Retry' }).click()
+      await page.getByText('Change anything on the card', { exact: false }).waitFor()
+      await waitForStatus(page, 'Idle')
+      expect(requestsTo('recipe')).toHaveLength(runs + 1)
+      expect(lastMessage(requestsTo('recipe')[runs]!)).toMatchObject({ role: 'user', content: 'Spaghetti carbonara, please' })
+      expect(await page.locator('[data-testid=ingredients] li, [data-testid=instructions] li').count()).toBe(12)
+      expect(await notice.count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})

@@ -167,6 +167,7 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
   let selected: number | undefined
   let frame: ReturnType<typeof setTimeout> | undefined
   let shownDetail: unknown
+  const unchanged = new WeakMap<RecordedEntry, boolean>()
 
   toggle.addEventListener('click', () => {
     panel.hidden = !panel.hidden
@@ -203,9 +204,22 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     const clicked = selected === undefined ? undefined : recorder.entry(selected)
     if (clicked) return clicked
     const { entries } = state
-    for (let i = entries.length - 1; i >= Math.max(0, entries.length - 20); i--)
-      if (entries[i]!.model !== modelBefore(state, entries[i]!.index)) return entries[i]
+    for (let i = entries.length - 1; i >= Math.max(0, entries.length - 20); i--) if (!changedNothing(state, entries[i]!)) return entries[i]
     return entries.at(-1)
+  }
+
+  /**
+   * Whether an entry changed nothing the panel shows: the model is the same, or its snapshot's diff is
+   * empty (a STATE_DELTA writing what a draft already shows changes the model, not the snapshot). Diffed
+   * once per entry.
+   */
+  function changedNothing(state: RecorderState, entry: RecordedEntry): boolean {
+    let known = unchanged.get(entry)
+    if (known === undefined) {
+      known = entry.model === modelBefore(state, entry.index) || Object.values(recorder.diff(entry.index)).every((ops) => ops.length === 0)
+      unchanged.set(entry, known)
+    }
+    return known
   }
 
   function render(state: RecorderState) {
@@ -222,8 +236,8 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
           role: 'option',
           'data-index': String(entry.index),
           'aria-selected': String(entry === current),
-          class: [entry.index === state.current ? 'current' : '', entry.model === modelBefore(state, entry.index) ? 'unchanged' : ''].join(' ').trim(),
-          title: entry.model === modelBefore(state, entry.index) ? 'changed nothing' : '',
+          class: [entry.index === state.current ? 'current' : '', changedNothing(state, entry) ? 'unchanged' : ''].join(' ').trim(),
+          title: changedNothing(state, entry) ? 'changed nothing' : '',
         },
         h('span', { class: 'index' }, `#${entry.index}`),
         ` ${inputType(entry.input)} `,
@@ -354,17 +368,19 @@ function h(tag: string, attributes: Record<string, string>, ...children: (Node |
   return element
 }
 
+// Collapsed, the panel is a narrow tab on the right edge, no wider than the margin pages keep there:
+// a corner button would sit over the controls apps put at the bottom right (a chat's Send).
 const styles = `
-:host { position: fixed; right: 12px; bottom: 12px; z-index: 2147483000; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; color: #e5e7eb; }
+:host { position: fixed; right: 0; bottom: 16px; z-index: 2147483000; display: flex; align-items: flex-end; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; color: #e5e7eb; }
 button, select, input { font: inherit; color: inherit; background: #1f2937; border: 1px solid #4b5563; border-radius: 4px; padding: 2px 6px; }
 button { cursor: pointer; }
 button[disabled] { opacity: .5; cursor: default; }
-.toggle { display: block; margin-left: auto; background: #111827; padding: 4px 10px; }
-.panel { margin-top: 6px; width: min(860px, calc(100vw - 24px)); height: min(460px, calc(100vh - 60px)); display: flex; flex-direction: column; background: #111827; border: 1px solid #4b5563; border-radius: 6px; box-shadow: 0 6px 24px #0008; resize: both; overflow: hidden; }
+.toggle { writing-mode: vertical-rl; font-size: 11px; line-height: 1.2; padding: 8px 2px; background: #111827; border-right: 0; border-radius: 4px 0 0 4px; }
+.panel { order: -1; margin-right: 4px; width: min(860px, calc(100vw - 30px)); height: min(460px, calc(100vh - 32px)); display: flex; flex-direction: column; background: #111827; border: 1px solid #4b5563; border-radius: 6px; box-shadow: 0 6px 24px #0008; resize: both; overflow: hidden; }
 .panel[hidden] { display: none; }
-header, .filters { display: flex; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid #374151; }
-header .count { flex: 1; color: #9ca3af; }
-.filters input { width: 9em; }
+header, .filters { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; border-bottom: 1px solid #374151; }
+header .count { flex: 1 1 12em; min-width: 0; color: #9ca3af; }
+.filters select, .filters input { flex: 1 1 8em; min-width: 0; }
 .body { flex: 1; display: flex; min-height: 0; }
 .entries { margin: 0; padding: 0; list-style: none; width: 38%; overflow: auto; border-right: 1px solid #374151; }
 .entries li { padding: 1px 8px; cursor: pointer; white-space: nowrap; }
@@ -373,6 +389,10 @@ header .count { flex: 1; color: #9ca3af; }
 .entries li.unchanged { opacity: .55; }
 .entries .index, .entries .time, .more, .empty { color: #9ca3af; }
 .detail { flex: 1; overflow: auto; padding: 0 8px 8px; }
+@media (max-width: 600px) {
+  .body { flex-direction: column; }
+  .entries { width: auto; flex: 0 0 40%; border-right: 0; border-bottom: 1px solid #374151; }
+}
 h3, h4 { margin: 8px 0 4px; font-size: 12px; }
 h4 { color: #93c5fd; }
 pre { margin: 0 0 4px; white-space: pre-wrap; word-break: break-all; }
