@@ -1,11 +1,11 @@
-// What a user gets before the first release: `npm pack` of every package (its prepack builds dist/),
+// What a user gets before the first release: `npm run pack` (each package's prepack builds its dist/),
 // the tarballs installed together into a new app, and each entry point of each exports map imported
 // by plain Node. Everything comes from the npm cache: the app's other packages are the versions this
 // repository's lock file holds, so `npm ci` installed them into the cache already.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,13 +87,16 @@ describe('the packed packages, installed together into a new app', () => {
   let work = ''
   let app = ''
   const installed = (name: string, file = '') => join(app, 'node_modules', name, file)
+  /** Where `npm run pack` puts a package's tarball. */
+  const tarball = ({ name, version }: Pick<Manifest, 'name' | 'version'>) => join(root, 'dist', `${name.slice(1).replace('/', '-')}-${version}.tgz`)
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'agent-state-tarballs-'))
     app = join(work, 'app')
     // Without dist/, a tarball holds a build only if its prepack made one.
     for (const dir of workspaces) rmSync(join(root, dir, 'dist'), { recursive: true, force: true })
-    await run('npm', ['pack', '--workspaces', '--silent', '--pack-destination', work], root, 120_000)
+    for (const manifest of manifests.values()) rmSync(tarball(manifest), { force: true })
+    await run('npm', ['run', 'pack', '--silent'], root, 200_000)
 
     // The app first has the peers a user's app has (the framework, @ag-ui/client), from a lock file
     // cut from the root one: npm ci reads it offline, with no registry lookup.
@@ -108,9 +111,9 @@ describe('the packed packages, installed together into a new app', () => {
     // Then the tarballs, in one command as the READMEs say. --offline: a binding's dependency on the core
     // must be met by the core's tarball, never looked up in the registry. --legacy-peer-deps only because
     // npm's peer check fetches full registry documents, which the cache does not hold; `npm ls` checks the peers.
-    const tarballs = [...manifests.values()].map((manifest) => `../${manifest.name.slice(1).replace('/', '-')}-${manifest.version}.tgz`)
+    const tarballs = [...manifests.values()].map(tarball)
     await run('npm', ['install', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], app, 60_000)
-  }, 240_000)
+  }, 300_000)
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true })
@@ -122,7 +125,9 @@ describe('the packed packages, installed together into a new app', () => {
       .filter(([path]) => ours(path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))
       .map(([path, entry]) => `${path} ${entry.resolved}`)
     expect(fromTarballs.sort()).toEqual(
-      ['core', 'devtools', 'react', 'svelte', 'vue'].map((name) => `node_modules/@agent-state/${name} file:../agent-state-${name}-0.1.0.tgz`),
+      ['core', 'devtools', 'react', 'svelte', 'vue'].map(
+        (name) => `node_modules/@agent-state/${name} file:${relative(app, tarball({ name: `@agent-state/${name}`, version: '0.1.0' }))}`,
+      ),
     )
     await expect(run('npm', ['ls', '--all', '--offline', '--loglevel=error'], app, 30_000)).resolves.toContain('@agent-state/core@0.1.0')
   })
