@@ -117,7 +117,7 @@ try {
   run('npm', ['run', 'build', '--workspaces', '--silent'], root)
   const tarballs = join(work, 'tarballs')
   mkdirSync(tarballs)
-  const tarball = (name) => join(tarballs, run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, 'packages', name)).trim())
+  const tarball = (name) => join(tarballs, run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, 'packages', name)).trim().split('\n').at(-1))
   const core = tarball('core')
 
   const server = start(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], root, /AG-UI agents at (http:\S+)/, { PORT: '8000' })
@@ -128,8 +128,11 @@ try {
   })
   for (const [name, app] of Object.entries(apps)) {
     const readme = readFileSync(join(root, 'packages', name, 'README.md'), 'utf8')
-    const install = block(readme, '## Install', 'sh').trim()
-    if (install !== `npm install @agent-state/${name} @ag-ui/client`) throw new Error(`${name}: the install line changed: ${install}`)
+    // The README's own install command, with its tarballs folder pointed at the ones packed above.
+    const install = block(readme, '## Install', 'sh').trim().split('\n').at(-1)
+    const expected = `npm install ../agent-state/dist/agent-state-core-0.1.0.tgz ../agent-state/dist/agent-state-${name}-0.1.0.tgz @ag-ui/client`
+    if (install !== expected) throw new Error(`${name}: the install line changed: ${install}`)
+    const installed = install.replaceAll('../agent-state/dist/', `${tarballs}/`).split(' ').slice(2)
     const dir = join(work, name)
     mkdirSync(join(dir, 'src'), { recursive: true })
     const files = {
@@ -139,7 +142,8 @@ try {
       ...app.files(block(readme, '## Quick start', app.lang)),
     }
     for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
-    run('npm', ['install', '--no-audit', '--no-fund', core, tarball(name), '@ag-ui/client', 'vite@8', ...app.scaffold], dir)
+    tarball(name)
+    run('npm', ['install', '--no-audit', '--no-fund', ...installed, 'vite@8', ...app.scaffold], dir)
     const [, url] = await start(
       process.execPath,
       [join(dir, 'node_modules/vite/bin/vite.js'), '--host', '127.0.0.1', '--port', '0'],
