@@ -1,0 +1,128 @@
+// Scenario builders shared by the behaviour tests: the events of a drafting tool call, an agent
+// whose first run drafts and asks, stores that record their errors, an agent driven by hand, and
+// bounded waits (a promise the store hands out must settle: one that never does is a defect, not a
+// hung test).
+import { AbstractAgent } from '@ag-ui/client'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { Observable, type Subscriber } from 'rxjs'
+import { type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../../src'
+import { ScriptedAgent } from '../../src/testing'
+import { ev } from '../helpers'
+
+export type Doc = Record<string, unknown>
+
+/** A PredictState mapping `stateKey` to `tool`'s argument `toolArgument`, or to its whole arguments without one. */
+export const predict = (stateKey: string, tool: string, toolArgument?: string) =>
+  ev.custom('PredictState', [{ state_key: stateKey, tool, ...(toolArgument === undefined ? {} : { tool_argument: toolArgument }) }])
+export const interrupt = (runId: string, interrupts: Record<string, unknown>[]) => ev.runFinished(runId, 't1', { type: 'interrupt', interrupts })
+/** A run that starts and finishes with nothing in between. */
+export const done = (input: RunAgentInput): BaseEvent[] => [ev.runStarted(input.runId), ev.runFinished(input.runId)]
+/** A whole tool call: start, its arguments in one chunk, end. */
+export const call = (id: string, tool: string, args: string, parent = 'm1') => [ev.toolStart(id, tool, parent), ev.toolArgs(id, args), ev.toolEnd(id)]
+
+/** A document drafted from write_document's `document` argument (call w1). */
+export const writeDocument = (text = 'draft text', id = 'w1'): BaseEvent[] => [
+  predict('document', 'write_document', 'document'),
+  ev.toolStart(id, 'write_document', 'm1'),
+  ev.toolArgs(id, JSON.stringify({ document: text })),
+  ev.toolEnd(id),
+]
+
+/** Run 1 drafts `document` and ends as `ending` says; later runs just finish. */
+export function writerAgent(ending: (input: RunAgentInput) => BaseEvent[], later: ((input: RunAgentInput) => BaseEvent[])[] = [done]) {
+  return new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), ...writeDocument(), ...ending(input)], ...later] })
+}
+/** The ending of a run whose interrupt i1 confirms call w1. */
+export const interruptOnW1 = (input: RunAgentInput) => [interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])]
+
+/** A store with these options and the errors it reported. */
+export function withErrors<S>(options: AgentStoreOptions<S>) {
+  const errors: AgentStoreError[] = []
+  const store = createAgentStore<S>({ ...options, onError: (error) => errors.push(error) })
+  return { store, errors }
+}
+
+/**
+ * A store without an agent, from `initialState` (any value) and the other options, and the errors it
+ * reported. `validate` is any function, so a test can hand over one that returns something else.
+ */
+export function storeWithErrors(initialState: unknown = {}, options: Omit<Partial<AgentStoreOptions<Doc>>, 'validate'> & { validate?: unknown } = {}) {
+  return withErrors<Doc>({ ...options, initialState: initialState as Doc } as AgentStoreOptions<Doc>)
+}
+
+/** A promise made inside a listener is checked later: it must not count as unhandled meanwhile. */
+export function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {})
+  return promise
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** How a promise ended within `ms`. */
+export async function settled(promise: Promise<unknown> | undefined, ms = 2000): Promise<'resolved' | 'rejected' | 'pending' | 'none'> {
+  if (promise === undefined) return 'none'
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)))
+  const outcome = promise.then(
+    () => 'resolved' as const,
+    () => 'rejected' as const,
+  )
+  const result = await Promise.race([outcome, timeout])
+  clearTimeout(timer)
+  return result
+}
+
+export async function until(condition: () => boolean, ms = 2000) {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await pause(5)
+  }
+}
+
+/** An agent the test drives by hand; each run starts with RUN_STARTED unless told otherwise. */
+export class DrivenAgent extends AbstractAgent {
+  readonly inputs: RunAgentInput[] = []
+  autoStart = true
+  private subscriber: Subscriber<BaseEvent> | undefined
+  get open() {
+    return this.subscriber !== undefined && !this.subscriber.closed
+  }
+  get input() {
+    return this.inputs[this.inputs.length - 1]!
+  }
+  run(input: RunAgentInput) {
+    this.inputs.push(structuredClone(input))
+    return new Observable<BaseEvent>((subscriber) => {
+      this.subscriber = subscriber
+      if (this.autoStart) subscriber.next(ev.runStarted(input.runId, input.threadId))
+    })
+  }
+  push(...events: BaseEvent[]) {
+    for (const event of events) this.subscriber?.next(event)
+  }
+  finish(event?: BaseEvent) {
+    this.subscriber?.next(event ?? ev.runFinished(this.input.runId, this.input.threadId))
+    this.subscriber?.complete()
+  }
+  /** Ends the stream without a terminal event: a truncated run. */
+  complete() {
+    this.subscriber?.complete()
+  }
+  /** Errors the stream the way a broken connection does. */
+  fail(error: Error) {
+    this.subscriber?.error(error)
+  }
+}
+
+/** A store whose run streams what the test pushes into `agent`; `running` is run()'s promise. */
+export function streaming(initialState: Doc, options: Partial<AgentStoreOptions<Doc>> = {}) {
+  const agent = new DrivenAgent()
+  const { store, errors } = withErrors<Doc>({ ...options, agent, initialState })
+  const running = store.run()
+  return { agent, store, errors, running }
+}
+
+/** Resume entries in interrupt id order. */
+export const byInterrupt = (entries: readonly { interruptId: string }[] | undefined) =>
+  [...(entries ?? [])].sort((a, b) => a.interruptId.localeCompare(b.interruptId))
