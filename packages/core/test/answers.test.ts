@@ -4,23 +4,29 @@ import { describe, expect, it } from 'vitest'
 import { AgentStoreError, type AgentStoreOptions, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, rejectionOf } from './helpers'
-import { byInterrupt, call, type Doc, done, interrupt, interruptOnW1, predict, settled, storeWithErrors, writeDocument, writerAgent } from './support/scenarios'
+import {
+  byInterrupt,
+  call,
+  type Doc,
+  interrupt,
+  interruptOnW1,
+  predict,
+  scripted,
+  settled,
+  storeWithErrors,
+  writeDocument,
+  writerAgent,
+} from './support/scenarios'
 
 /** A store whose first run ends with the given interrupts after drafting doc (mapped by `argument`). */
 async function withConfirmations(interrupts: Record<string, unknown>[], argument = 'doc', options: { validate?: (s: unknown) => Doc } = {}) {
-  const agent = new ScriptedAgent({
-    runs: [
-      (input) => [
-        ev.runStarted(input.runId),
-        predict('doc', 'write', argument),
-        ev.toolStart('w1', 'write', 'm1'),
-        ev.toolArgs('w1', argument === '*' ? '{"title":"t","body":"b"}' : '{"doc":"draft"}'),
-        ev.toolEnd('w1'),
-        interrupt(input.runId, interrupts),
-      ],
-      done,
-    ],
-  })
+  const agent = scripted((runId) => [
+    predict('doc', 'write', argument),
+    ev.toolStart('w1', 'write', 'm1'),
+    ev.toolArgs('w1', argument === '*' ? '{"title":"t","body":"b"}' : '{"doc":"draft"}'),
+    ev.toolEnd('w1'),
+    interrupt(runId, interrupts),
+  ])
   const store = createAgentStore<Doc>({ agent, initialState: { doc: 'old' }, ...options })
   await store.run({ tools: [{ name: 't', description: 'd', parameters: {} }], context: [{ description: 'c', value: 'v' }], forwardedProps: { p: 1 } })
   return { agent, store }
@@ -166,17 +172,11 @@ describe('approve() edits', () => {
   })
 
   it('on a draft the server deltas wrote replace the mapped argument: state.document is the edit, not { document: edit }', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('document', 'write_document', 'document'),
-          ev.delta({ op: 'replace', path: '/document', value: 'server draft' }),
-          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      predict('document', 'write_document', 'document'),
+      ev.delta({ op: 'replace', path: '/document', value: 'server draft' }),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call' }]),
+    ])
     const store = createAgentStore({ agent, initialState: { document: 'before' } })
     await store.run()
     expect(store.getState().state).toStrictEqual({ document: 'server draft' })
@@ -189,22 +189,16 @@ describe('approve() edits', () => {
   })
 
   it('merge into the object only under a `*` mapping; under a named argument they replace the value', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          ev.custom('PredictState', [
-            { state_key: 'recipe', tool: 'update_recipe', tool_argument: '*' },
-            { state_key: 'title', tool: 'update_recipe', tool_argument: 'title' },
-          ]),
-          ev.toolStart('u1', 'update_recipe'),
-          ev.toolArgs('u1', JSON.stringify({ title: 'Soup', servings: 2 })),
-          ev.toolEnd('u1'),
-          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'u1' }]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      ev.custom('PredictState', [
+        { state_key: 'recipe', tool: 'update_recipe', tool_argument: '*' },
+        { state_key: 'title', tool: 'update_recipe', tool_argument: 'title' },
+      ]),
+      ev.toolStart('u1', 'update_recipe'),
+      ev.toolArgs('u1', JSON.stringify({ title: 'Soup', servings: 2 })),
+      ev.toolEnd('u1'),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'u1' }]),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 }, title: 'Old' } })
     await store.run()
     expect(store.getState().state).toStrictEqual({ recipe: { title: 'Soup', servings: 2 }, title: 'Soup' })
@@ -214,19 +208,13 @@ describe('approve() edits', () => {
   })
 
   it('merge into the object under a mapping without tool_argument (the whole arguments)', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe' }]),
-          ev.toolStart('u1', 'update_recipe'),
-          ev.toolArgs('u1', JSON.stringify({ title: 'Soup', servings: 2 })),
-          ev.toolEnd('u1'),
-          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'u1' }]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe' }]),
+      ev.toolStart('u1', 'update_recipe'),
+      ev.toolArgs('u1', JSON.stringify({ title: 'Soup', servings: 2 })),
+      ev.toolEnd('u1'),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'u1' }]),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
     await store.run()
     expect(store.getState().state).toStrictEqual({ recipe: { title: 'Soup', servings: 2 } })
@@ -235,17 +223,11 @@ describe('approve() edits', () => {
   })
 
   it('merge into a draft the server wrote under a whole-arguments mapping too', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe', tool_argument: '*' }]),
-          ev.delta({ op: 'replace', path: '/recipe', value: { title: 'Soup', servings: 2 } }),
-          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call' }]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      ev.custom('PredictState', [{ state_key: 'recipe', tool: 'update_recipe', tool_argument: '*' }]),
+      ev.delta({ op: 'replace', path: '/recipe', value: { title: 'Soup', servings: 2 } }),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call' }]),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: { recipe: { title: 'Old', servings: 1 } } })
     await store.run()
     expect(store.getState().confirmations[0]!.stateKeys).toStrictEqual(['recipe'])
@@ -368,19 +350,13 @@ describe('answers refused before anything changes', () => {
   })
 
   it('refuses an approve whose edits would take the committed state past maxStateBytes', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('doc', 'write', 'doc'),
-          ev.toolStart('w1', 'write', 'm1'),
-          ev.toolArgs('w1', '{"doc":"d"}'),
-          ev.toolEnd('w1'),
-          interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      predict('doc', 'write', 'doc'),
+      ev.toolStart('w1', 'write', 'm1'),
+      ev.toolArgs('w1', '{"doc":"d"}'),
+      ev.toolEnd('w1'),
+      interrupt(runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: { doc: '', pad: 'x'.repeat(40) }, limits: { maxStateBytes: 80 } })
     await store.run()
     const before = store.getState()
@@ -476,18 +452,12 @@ describe('the run options of a resumed run', () => {
   })
 
   it('given with an earlier answer of several, still apply to the resumed run', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          interrupt(input.runId, [
-            { id: 'a', reason: 'tool_call' },
-            { id: 'b', reason: 'tool_call' },
-          ]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      interrupt(runId, [
+        { id: 'a', reason: 'tool_call' },
+        { id: 'b', reason: 'tool_call' },
+      ]),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     const context = [{ description: 'c', value: '1' }]
     await store.run({ context, forwardedProps: { mode: 'fast' } })
@@ -502,9 +472,7 @@ describe('the run options of a resumed run', () => {
   })
 
   it('on_interrupt’s command is merged into the resumed run’s forwardedProps, which keeps the original run’s props', async () => {
-    const agent = new ScriptedAgent({
-      runs: [(input) => [ev.runStarted(input.runId), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(input.runId)], done],
-    })
+    const agent = scripted((runId) => [ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(runId)])
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     await store.run({ forwardedProps: { mode: 'fast' } })
     await store.approve()
@@ -512,9 +480,7 @@ describe('the run options of a resumed run', () => {
   })
 
   it('on_interrupt’s resume joins a command the resumed run’s forwardedProps already had', async () => {
-    const agent = new ScriptedAgent({
-      runs: [(input) => [ev.runStarted(input.runId), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(input.runId)], done],
-    })
+    const agent = scripted((runId) => [ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(runId)])
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     await store.run({ forwardedProps: { command: { goto: 'review' }, mode: 'fast' } })
     await store.respond({ payload: 'yes' })
@@ -522,16 +488,12 @@ describe('the run options of a resumed run', () => {
   })
 
   it('an on_interrupt answer keeps the resumed run’s forwardedProps and adds the command', async () => {
-    const agent = new ScriptedAgent({
-      runs: [(input) => [ev.runStarted(input.runId), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(input.runId)], done],
-    })
+    const agent = scripted((runId) => [ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(runId)])
     const store = createAgentStore<Doc>({ agent, initialState: {} })
     await store.run({ forwardedProps: { p: 1, command: { goto: 'x' } } })
     await store.approve()
     expect(agent.inputs[1]!.forwardedProps).toStrictEqual({ p: 1, command: { goto: 'x', resume: { accepted: true } } })
-    const plain = new ScriptedAgent({
-      runs: [(input) => [ev.runStarted(input.runId), ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(input.runId)], done],
-    })
+    const plain = scripted((runId) => [ev.custom('on_interrupt', '{"q":1}'), ev.runFinished(runId)])
     const other = createAgentStore<Doc>({ agent: plain, initialState: {} })
     await other.run({ forwardedProps: 'text' })
     await other.respond({ payload: 'yes' })

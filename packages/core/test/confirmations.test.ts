@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStore, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
-import { call, type Doc, done, interrupt, predict, writeDocument, writerAgent } from './support/scenarios'
+import { call, type Doc, documentAndTitle, done, interrupt, predict, scripted, writeDocument, writerAgent } from './support/scenarios'
 
 const schema = (field: string, extra: Record<string, unknown> = {}) => ({
   type: 'object',
@@ -17,7 +17,7 @@ const write = (id = 'w1', text = 'draft') => call(id, 'write', JSON.stringify({ 
 
 /** A store whose first run maps doc to \`write\` and ends with \`ending\`. */
 async function interrupted(ending: (runId: string) => BaseEvent[], initialState: Doc = { doc: 'old' }) {
-  const agent = new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), predict('doc', 'write', 'doc'), ...ending(input.runId)], done] })
+  const agent = scripted((runId) => [predict('doc', 'write', 'doc'), ...ending(runId)])
   const store = createAgentStore<Doc>({ agent, initialState })
   await store.run()
   return { agent, store }
@@ -31,10 +31,7 @@ const sent = async (store: AgentStore<Doc>, agent: ScriptedAgent, answer: (store
 
 /** Two drafts: document by call w1 (write_document), title by call w2 (set_title). */
 const twoDrafts = [
-  ev.custom('PredictState', [
-    { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
-    { state_key: 'title', tool: 'set_title', tool_argument: 'title' },
-  ]),
+  documentAndTitle,
   ev.toolStart('w1', 'write_document'),
   ev.toolArgs('w1', '{"document":"D"}'),
   ev.toolEnd('w1'),
@@ -120,18 +117,12 @@ describe('answering an AG-UI interrupt', () => {
   })
 
   it('the resumed run starts once the last of several is answered, with every answer in one input', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          interrupt(input.runId, [
-            { id: 'a', reason: 'tool_call', responseSchema: schema('approved') },
-            { id: 'b', reason: 'input_required', responseSchema: { type: 'object', properties: { response: { type: 'string' } } } },
-          ]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      interrupt(runId, [
+        { id: 'a', reason: 'tool_call', responseSchema: schema('approved') },
+        { id: 'b', reason: 'input_required', responseSchema: { type: 'object', properties: { response: { type: 'string' } } } },
+      ]),
+    ])
     const store = createAgentStore({ agent, initialState: {} })
     await store.run()
     await expect(store.approve()).rejects.toMatchObject({ code: 'NO_CONFIRMATION' })
@@ -219,20 +210,14 @@ describe('confirmation tool calls and on_interrupt', () => {
   })
 
   it('on_interrupt is answered through forwardedProps.command.resume, and governs all drafts of its run', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('steps', 'plan', 'steps'),
-          ev.toolStart('p1', 'plan'),
-          ev.toolArgs('p1', '{"steps":["a","b"]}'),
-          ev.toolEnd('p1'),
-          ev.custom('on_interrupt', JSON.stringify({ question: 'Which steps?' })),
-          ev.runFinished(input.runId),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      predict('steps', 'plan', 'steps'),
+      ev.toolStart('p1', 'plan'),
+      ev.toolArgs('p1', '{"steps":["a","b"]}'),
+      ev.toolEnd('p1'),
+      ev.custom('on_interrupt', JSON.stringify({ question: 'Which steps?' })),
+      ev.runFinished(runId),
+    ])
     const store = createAgentStore({ agent, initialState: { steps: [] as string[] } })
     await store.run()
     expect(store.getState().confirmations).toMatchObject([{ source: 'on_interrupt', value: { question: 'Which steps?' }, stateKeys: ['steps'] }])
@@ -377,16 +362,7 @@ describe('which drafts a confirmation governs', () => {
     const store = createAgentStore<Doc>({ initialState: { document: 'd0', title: 't0' } })
     store.apply([
       ev.runStarted('r1'),
-      ev.custom('PredictState', [
-        { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
-        { state_key: 'title', tool: 'set_title', tool_argument: 'title' },
-      ]),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"D"}'),
-      ev.toolEnd('w1'),
-      ev.toolStart('w2', 'set_title'),
-      ev.toolArgs('w2', '{"title":"T"}'),
-      ev.toolEnd('w2'),
+      ...twoDrafts,
       interrupt('r1', [
         { id: 'a', reason: 'tool_call', toolCallId: 'w1' },
         { id: 'b', reason: 'input_required' },
@@ -410,28 +386,6 @@ describe('which drafts a confirmation governs', () => {
     ])
     expect(store.getState().confirmations.map((c) => [c.id, c.stateKeys])).toStrictEqual([['i1', ['document']]])
     expect(store.getState().committed).toStrictEqual({ document: 'd0' })
-  })
-
-  it('on_interrupt takes the tool call id from its value (`toolCallId`) and governs only that call’s drafts', () => {
-    const store = createAgentStore<Doc>({ initialState: { document: 'd0', steps: [] } })
-    store.apply([
-      ev.runStarted('r1'),
-      ev.custom('PredictState', [
-        { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
-        { state_key: 'steps', tool: 'plan', tool_argument: 'steps' },
-      ]),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"D"}'),
-      ev.toolEnd('w1'),
-      ev.toolStart('p1', 'plan'),
-      ev.toolArgs('p1', '{"steps":["a"]}'),
-      ev.toolEnd('p1'),
-      ev.custom('on_interrupt', JSON.stringify({ toolCallId: 'p1', question: 'Run these steps?' })),
-      ev.runFinished('r1'),
-    ])
-    const [confirmation] = store.getState().confirmations
-    expect(store.getState().confirmations).toHaveLength(1)
-    expect(confirmation).toMatchObject({ source: 'on_interrupt', toolCallId: 'p1', stateKeys: ['steps'] })
   })
 })
 
@@ -740,20 +694,14 @@ describe('on_interrupt', () => {
   })
 
   it('reject() sends { accepted: false } as the resume command and discards the drafts', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('steps', 'plan', 'steps'),
-          ev.toolStart('p1', 'plan'),
-          ev.toolArgs('p1', '{"steps":["a"]}'),
-          ev.toolEnd('p1'),
-          ev.custom('on_interrupt', '{"question":"ok?"}'),
-          ev.runFinished(input.runId),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      predict('steps', 'plan', 'steps'),
+      ev.toolStart('p1', 'plan'),
+      ev.toolArgs('p1', '{"steps":["a"]}'),
+      ev.toolEnd('p1'),
+      ev.custom('on_interrupt', '{"question":"ok?"}'),
+      ev.runFinished(runId),
+    ])
     const store = createAgentStore<Doc>({ agent, initialState: { steps: [] } })
     await store.run()
     await store.reject()

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, ManualAgent, recordedStore } from './helpers'
-import { type Doc, done, interrupt, predict, storeWithErrors, writeDocument } from './support/scenarios'
+import { type Doc, documentAndTitle, done, interrupt, predict, storeWithErrors, writeDocument } from './support/scenarios'
 
 type Writing = { document: string; title: string; steps?: { description: string; status: string }[] }
 const initialState: Writing = { document: 'old', title: 'T' }
@@ -624,10 +624,7 @@ describe('tool calls that draft nothing', () => {
     const store = createAgentStore<Doc>({ initialState: { document: 'd0', title: 't0' } })
     store.apply([
       ev.runStarted('r1'),
-      ev.custom('PredictState', [
-        { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
-        { state_key: 'title', tool: 'set_title', tool_argument: 'title' },
-      ]),
+      documentAndTitle,
       ev.toolStart('s1', 'set_title'),
       ev.toolArgs('s1', '{"title":"T","document":"not mine"}'),
       ev.toolEnd('s1'),

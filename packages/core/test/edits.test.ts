@@ -2,28 +2,25 @@
 // they edited when the server moves things (the three-way merge through the store), and the
 // EDIT_CONFLICT an edit the server overtook becomes.
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../src'
+import { type AgentStore, type AgentStoreError, createAgentStore } from '../src'
 import { ev } from './helpers'
 import {
   type Doc,
-  DrivenAgent,
+  type DrivenAgent,
   handled,
   interrupt,
   interruptOnW1,
   predict,
   storeWithErrors,
+  streaming,
   until,
-  withErrors,
   writeDocument,
   writerAgent,
 } from './support/scenarios'
 
 /** Runs `during` while a run streams, then finishes it; returns the store and its EDIT_CONFLICT errors. */
 async function duringRun<S extends Doc>(initialState: S, during: (store: AgentStore<S>, agent: DrivenAgent) => void) {
-  const agent = new DrivenAgent()
-  const { store, errors } = withErrors<S>({ agent, initialState })
-  const running = store.run()
-  await until(() => agent.open)
+  const { agent, store, errors, running } = await streaming(initialState)
   during(store, agent)
   agent.finish()
   await running
@@ -167,10 +164,7 @@ describe('setState while a run streams', () => {
   })
 
   it('a key removed during a run does not come back with the next server event, nor in the next input', async () => {
-    const agent = new DrivenAgent()
-    const store = createAgentStore<Doc>({ agent, initialState: { a: 1, b: 2 } })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, running } = await streaming<Doc>({ a: 1, b: 2 })
     store.setState(({ b: _b, ...rest }) => rest)
     agent.push(ev.delta({ op: 'replace', path: '/a', value: 5 }))
     expect(store.getState().state).toStrictEqual({ a: 5 })
@@ -211,18 +205,7 @@ describe('setState while a run streams', () => {
 
 describe('edits follow what they edited', () => {
   it('an edit of one array element stays on that element when the server inserts an item before it, with no EDIT_CONFLICT', async () => {
-    const agent = new DrivenAgent()
-    const { store, errors } = withErrors({
-      agent,
-      initialState: {
-        items: [
-          { id: 'x', text: 'a' },
-          { id: 'y', text: 'b' },
-        ],
-      },
-    })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, errors, running } = await streaming({ items: [item('x', 'a'), item('y', 'b')] })
     store.setState((s) => ({ ...s, items: s.items.map((item) => (item.id === 'y' ? { ...item, text: 'B' } : item)) }))
     agent.push(ev.delta({ op: 'add', path: '/items/0', value: { id: 'w', text: 'new' } }))
     const expected = [
@@ -238,16 +221,7 @@ describe('edits follow what they edited', () => {
   })
 
   it('an append survives the server removing another item, and a deletion survives the server inserting one', async () => {
-    const agent = new DrivenAgent()
-    const initialState = {
-      items: [
-        { id: 'x', text: 'a' },
-        { id: 'y', text: 'b' },
-      ],
-    }
-    const { store, errors } = withErrors({ agent, initialState })
-    let running = store.run()
-    await until(() => agent.open)
+    const { agent, store, errors, running } = await streaming({ items: [item('x', 'a'), item('y', 'b')] })
     store.setState((s) => ({ ...s, items: [...s.items, { id: 'u', text: 'mine' }] }))
     agent.push(ev.delta({ op: 'remove', path: '/items/0' }))
     expect(store.getState().state.items).toStrictEqual([
@@ -256,7 +230,7 @@ describe('edits follow what they edited', () => {
     ])
     agent.finish()
     await running
-    running = store.run()
+    const second = store.run()
     await until(() => agent.open)
     store.setState((s) => ({ ...s, items: s.items.filter((item) => item.id !== 'y') }))
     agent.push(ev.delta({ op: 'add', path: '/items/0', value: { id: 'w', text: 'new' } }))
@@ -265,7 +239,7 @@ describe('edits follow what they edited', () => {
       { id: 'u', text: 'mine' },
     ])
     agent.finish()
-    await running
+    await second
     expect(agent.inputs).toHaveLength(2)
     expect(agent.inputs[1]!.state).toStrictEqual({
       items: [
@@ -277,10 +251,7 @@ describe('edits follow what they edited', () => {
   })
 
   it('an edit of a string in an array follows it when the server inserts before it (minimal diff)', async () => {
-    const agent = new DrivenAgent()
-    const { store, errors } = withErrors({ agent, initialState: { tags: ['a', 'b', 'c'] } })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, errors, running } = await streaming({ tags: ['a', 'b', 'c'] })
     store.setState((s) => ({ ...s, tags: ['a', 'B', 'c'] }))
     agent.push(ev.delta({ op: 'add', path: '/tags/0', value: 'z' }))
     expect(store.getState().state.tags).toStrictEqual(['z', 'a', 'B', 'c'])
@@ -293,7 +264,6 @@ describe('edits follow what they edited', () => {
   })
 
   it('with arrayKeys: [`uid`], records are matched by uid when the server reorders them', async () => {
-    const agent = new DrivenAgent()
     const initialState = {
       rows: [
         { uid: 1, text: 'one' },
@@ -301,9 +271,7 @@ describe('edits follow what they edited', () => {
         { uid: 3, text: 'three' },
       ],
     }
-    const { store } = withErrors({ agent, initialState, arrayKeys: ['uid'] } as AgentStoreOptions<typeof initialState>)
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, running } = await streaming(initialState, { arrayKeys: ['uid'] })
     store.setState((s) => ({ ...s, rows: s.rows.map((row) => (row.uid === 3 ? { ...row, text: 'THREE' } : row)) }))
     agent.push(ev.snapshot({ rows: [initialState.rows[2], initialState.rows[0], initialState.rows[1]] }))
     expect(store.getState().state.rows).toStrictEqual([
@@ -336,16 +304,7 @@ describe('edits follow what they edited', () => {
 
 describe('EDIT_CONFLICT', () => {
   it('an edit whose element the server removed is a conflict naming the path the user edited and carrying the user’s value', async () => {
-    const agent = new DrivenAgent()
-    const initialState = {
-      items: [
-        { id: 'x', text: 'a' },
-        { id: 'y', text: 'b' },
-      ],
-    }
-    const { store, errors } = withErrors({ agent, initialState })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, errors, running } = await streaming({ items: [item('x', 'a'), item('y', 'b')] })
     store.setState((s) => ({ ...s, items: s.items.map((item) => (item.id === 'y' ? { ...item, text: 'B' } : item)) }))
     agent.push(ev.delta({ op: 'remove', path: '/items/1' }))
     expect(store.getState().state.items).toStrictEqual([{ id: 'x', text: 'a' }])
@@ -360,7 +319,6 @@ describe('EDIT_CONFLICT', () => {
 
   it('an edit of a value the server changed under it is a conflict carrying the user’s value; the server’s value stays and no other element changes', async () => {
     for (const shape of ['records', 'strings'] as const) {
-      const agent = new DrivenAgent()
       const initialState: Doc =
         shape === 'records'
           ? {
@@ -370,9 +328,7 @@ describe('EDIT_CONFLICT', () => {
               ],
             }
           : { list: ['a', 'b', 'c'] }
-      const { store, errors } = withErrors<Doc>({ agent, initialState })
-      const running = store.run()
-      await until(() => agent.open)
+      const { agent, store, errors, running } = await streaming(initialState)
       if (shape === 'records') {
         store.setState((s) => ({
           ...s,

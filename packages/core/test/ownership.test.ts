@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentSnapshot, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
-import { type Doc, done, interrupt, interruptOnW1, predict, writerAgent } from './support/scenarios'
+import { type Doc, done, interrupt, interruptOnW1, predict, scripted, writerAgent } from './support/scenarios'
 
 describe('values handed to the store', () => {
   it('an object passed to apply() is owned by the store: mutating it afterwards changes nothing', () => {
@@ -67,7 +67,7 @@ describe('values handed to the store', () => {
     expect(agent.inputs[1]!.state).toStrictEqual({ document: { text: 'mine' }, edited: { list: [1] } })
     expect(store.getState().committed).toStrictEqual({ document: { text: 'mine' }, edited: { list: [1] } })
 
-    const agent2 = new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), interrupt(input.runId, [{ id: 'q', reason: 'input_required' }])], done] })
+    const agent2 = scripted((runId) => [interrupt(runId, [{ id: 'q', reason: 'input_required' }])])
     const store2 = createAgentStore<Doc>({ agent: agent2, initialState: {} })
     await store2.run()
     const payload = { answer: ['yes'] }

@@ -6,7 +6,7 @@ import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
-import { AgentStoreError, type AgentStoreOptions, createAgentStore } from '../src'
+import { AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
 import {
@@ -19,6 +19,7 @@ import {
   interruptOnW1,
   pause,
   predict,
+  scripted,
   settled,
   storeWithErrors,
   streaming,
@@ -40,18 +41,12 @@ afterEach(async () => {
 
 describe('commands called from listeners', () => {
   it('approve() from a listener for the second of two interrupts sends one resumed run carrying both answers, and every promise settles', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          interrupt(input.runId, [
-            { id: 'a', reason: 'tool_call' },
-            { id: 'b', reason: 'input_required' },
-          ]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      interrupt(runId, [
+        { id: 'a', reason: 'tool_call' },
+        { id: 'b', reason: 'input_required' },
+      ]),
+    ])
     const store = createAgentStore({ agent, initialState: {} })
     await store.run()
     let inner: Promise<void> | undefined
@@ -72,19 +67,13 @@ describe('commands called from listeners', () => {
   })
 
   it('approve() and reject() called from listeners during one answer give exactly one resumed run with every answer', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          interrupt(input.runId, [
-            { id: 'a', reason: 'tool_call' },
-            { id: 'b', reason: 'tool_call' },
-            { id: 'c', reason: 'tool_call' },
-          ]),
-        ],
-        done,
-      ],
-    })
+    const agent = scripted((runId) => [
+      interrupt(runId, [
+        { id: 'a', reason: 'tool_call' },
+        { id: 'b', reason: 'tool_call' },
+        { id: 'c', reason: 'tool_call' },
+      ]),
+    ])
     const store = createAgentStore({ agent, initialState: {} })
     await store.run()
     const promises: Promise<void>[] = []
@@ -155,9 +144,7 @@ describe('commands called from listeners', () => {
 
   it('a listener that sees `idle` (or `error`) after the run ended can run() at once: no RUN_ACTIVE', async () => {
     for (const ending of ['idle', 'error'] as const) {
-      const agent = new ScriptedAgent({
-        runs: [(input) => [ev.runStarted(input.runId), ending === 'idle' ? ev.runFinished(input.runId) : ev.runError('boom')], done],
-      })
+      const agent = scripted((runId) => [ending === 'idle' ? ev.runFinished(runId) : ev.runError('boom')])
       const { store, errors } = withErrors({ agent, initialState: {} })
       let next: Promise<void> | undefined
       store.subscribe((snapshot, previous) => {
@@ -217,7 +204,7 @@ describe('abort() and reset()', () => {
   })
 
   it('abort() ends open steps and running subagents with "The run was stopped", without a code', async () => {
-    const { agent, store, running } = streaming({ n: 0 })
+    const { agent, store, running } = await streaming({ n: 0 })
     agent.push(subagentStarted('s1'), ev.stepStarted('plan'))
     expect(store.getState().steps).toStrictEqual(['plan'])
     store.abort()
@@ -303,18 +290,12 @@ describe('the stream a run reads', () => {
 
 describe('terminal events', () => {
   it('a RUN_ERROR without `message` ends the run: status `error` (INVALID_EVENT), the draft discarded, run() resolves and the next run works', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('document', 'write_document', 'document'),
-          ev.toolStart('w1', 'write_document'),
-          ev.toolArgs('w1', '{"document":"half'),
-          { type: 'RUN_ERROR' } as BaseEvent,
-        ],
-        done,
-      ],
-    })
+    const agent = scripted(() => [
+      predict('document', 'write_document', 'document'),
+      ev.toolStart('w1', 'write_document'),
+      ev.toolArgs('w1', '{"document":"half'),
+      { type: 'RUN_ERROR' } as BaseEvent,
+    ])
     const store = createAgentStore({ agent, initialState: { document: 'before' } })
     expect(await settled(store.run())).toBe('resolved')
     const snapshot = store.getState()
@@ -370,16 +351,10 @@ describe('terminal events', () => {
   })
 
   it('a RUN_FINISHED with a cancelled outcome rolls the run back like a failure, as idle', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          ev.delta({ op: 'replace', path: '/n', value: 2 }),
-          ...writeDocument(),
-          ev.runFinished(input.runId, 't1', { type: 'cancelled' }),
-        ],
-      ],
-    })
+    const agent = scripted(
+      (runId) => [ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument(), ev.runFinished(runId, 't1', { type: 'cancelled' })],
+      [],
+    )
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 } })
     await store.run()
     expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], predictions: [] })
@@ -399,19 +374,17 @@ describe('terminal events', () => {
 
 describe('a failed run', () => {
   it('STATE_SNAPSHOT({}) then RUN_ERROR rolls the state back; the conversation keeps the text and the error', async () => {
-    const agent = new ScriptedAgent({
-      runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          ev.snapshot({}),
-          ev.delta({ op: 'add', path: '/x', value: 1 }),
-          ev.textStart('a1'),
-          ev.text('a1', 'Working'),
-          ev.textEnd('a1'),
-          ev.runError('boom'),
-        ],
+    const agent = scripted(
+      () => [
+        ev.snapshot({}),
+        ev.delta({ op: 'add', path: '/x', value: 1 }),
+        ev.textStart('a1'),
+        ev.text('a1', 'Working'),
+        ev.textEnd('a1'),
+        ev.runError('boom'),
       ],
-    })
+      [],
+    )
     const store = createAgentStore<Doc>({ agent, initialState: { document: 'keep', n: 1 } })
     await store.run({ message: 'go' })
     const snapshot = store.getState()
@@ -427,10 +400,7 @@ describe('a failed run', () => {
 
   it('after a truncated stream or a timeout the server’s changes and drafts roll back; the user’s own edit stays', async () => {
     for (const failure of ['truncated', 'timeout'] as const) {
-      const agent = new DrivenAgent()
-      const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 }, ...(failure === 'timeout' ? { timeoutMs: 300 } : {}) })
-      const running = store.run()
-      await until(() => agent.open)
+      const { agent, store, running } = await streaming<Doc>({ document: 'before', n: 1 }, failure === 'timeout' ? { timeoutMs: 300 } : {})
       agent.push(ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'))
       store.setState((s) => ({ ...s, title: 'mine' }))
       expect(store.getState().state).toStrictEqual({ document: 'draft', n: 2, title: 'mine' })
@@ -445,7 +415,7 @@ describe('a failed run', () => {
   })
 
   it('rolls back what the server changed, keeping the user edits made during the run', async () => {
-    const { agent, store, errors, running } = streaming({ a: 0, b: 0 })
+    const { agent, store, errors, running } = await streaming({ a: 0, b: 0 })
     agent.push(ev.delta({ op: 'replace', path: '/a', value: 1 }))
     store.setState((s) => ({ ...s, b: 5 }))
     agent.push(ev.delta({ op: 'add', path: '/c', value: 1 }))
@@ -458,10 +428,7 @@ describe('a failed run', () => {
   })
 
   it('keeps the user’s own edit even when the server then sent the same value', async () => {
-    const agent = new DrivenAgent()
-    const store = createAgentStore<Doc>({ agent, initialState: { a: 0 } })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, running } = await streaming<Doc>({ a: 0 })
     store.setState((s) => ({ ...s, a: 6 }))
     agent.push(ev.delta({ op: 'replace', path: '/a', value: 6 }))
     agent.complete()
@@ -472,10 +439,7 @@ describe('a failed run', () => {
   })
 
   it('keeps the user’s deletion of a record even when the server removed it too', async () => {
-    const agent = new DrivenAgent()
-    const store = createAgentStore<Doc>({ agent, initialState: { items: [{ id: 'x' }, { id: 'y' }] } })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, running } = await streaming<Doc>({ items: [{ id: 'x' }, { id: 'y' }] })
     store.setState((s) => ({ ...s, items: [{ id: 'y' }] }))
     agent.push(ev.delta({ op: 'remove', path: '/items/0' }))
     agent.finish(ev.runError('boom'))
@@ -485,7 +449,7 @@ describe('a failed run', () => {
   })
 
   it('a user edit of something the failed run created is handed back as a conflict', async () => {
-    const { agent, store, errors, running } = streaming({ items: [] })
+    const { agent, store, errors, running } = await streaming<Doc>({ items: [] })
     agent.push(ev.delta({ op: 'add', path: '/items/0', value: { id: 1, v: 1 } }))
     store.setState((s) => ({ ...s, items: [{ id: 1, v: 2 }] }))
     agent.push(ev.runError('boom'))
@@ -496,7 +460,7 @@ describe('a failed run', () => {
   })
 
   it('a broken stream ends running subagents with its error and code', async () => {
-    const { agent, store, running } = streaming({ n: 0 })
+    const { agent, store, running } = await streaming({ n: 0 })
     agent.push(subagentStarted('s1'))
     agent.fail(new Error('socket closed'))
     await running
@@ -525,10 +489,8 @@ describe('a failed run', () => {
   })
 
   it('with keepFailedRunChanges: true keeps the server’s changes and its finished drafts, committed', async () => {
-    const agent = new ScriptedAgent({
-      runs: [(input) => [ev.runStarted(input.runId), ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'), ev.runError('boom')]],
-    })
-    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 }, keepFailedRunChanges: true } as AgentStoreOptions<Doc>)
+    const agent = scripted(() => [ev.delta({ op: 'replace', path: '/n', value: 2 }), ...writeDocument('draft'), ev.runError('boom')], [])
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before', n: 1 }, keepFailedRunChanges: true })
     await store.run()
     expect(store.getState().status).toBe('error')
     expect(store.getState().state).toStrictEqual({ document: 'draft', n: 2 })
@@ -537,7 +499,7 @@ describe('a failed run', () => {
   })
 
   it('with keepFailedRunChanges, commits what the run changed and drafted, a draft still streaming included', async () => {
-    const { agent, store, running } = streaming({ a: 0, doc: 'old' }, { keepFailedRunChanges: true })
+    const { agent, store, running } = await streaming({ a: 0, doc: 'old' }, { keepFailedRunChanges: true })
     agent.push(
       predict('doc', 'write', 'doc'),
       ev.delta({ op: 'replace', path: '/a', value: 1 }),

@@ -5,7 +5,7 @@ import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError, createAgentStore, type StandardSchemaV1 } from '../src'
 import { ev } from './helpers'
-import { type Doc, DrivenAgent, predict, storeWithErrors, until, withErrors } from './support/scenarios'
+import { type Doc, predict, storeWithErrors, streaming, withErrors } from './support/scenarios'
 
 const details = (error: AgentStoreError | undefined) =>
   error && { code: error.code, message: error.message, limit: error.limit, path: error.path, opIndex: error.opIndex, op: error.op, reason: error.reason }
@@ -551,10 +551,7 @@ describe("a run's opening empty snapshot", () => {
   })
 
   it('LangGraph’s opening STATE_SNAPSHOT({}) does not blank what the user sees while the run goes on; the next snapshot shows', async () => {
-    const agent = new DrivenAgent()
-    const store = createAgentStore<Doc>({ agent, initialState: { document: 'keep', n: 1 } })
-    const running = store.run()
-    await until(() => agent.open)
+    const { agent, store, running } = await streaming<Doc>({ document: 'keep', n: 1 })
     agent.push(ev.snapshot({}))
     expect(store.getState().state).toStrictEqual({ document: 'keep', n: 1 })
     agent.push(ev.snapshot({ document: 'keep', n: 2 }))

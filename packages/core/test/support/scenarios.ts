@@ -28,8 +28,21 @@ export const writeDocument = (text = 'draft text', id = 'w1'): BaseEvent[] => [
   ev.toolEnd(id),
 ]
 
+type Run = (input: RunAgentInput) => BaseEvent[]
+
+/** An agent whose first run starts and streams `first(runId)`; the runs after it are `later` (one that just finishes, by default). */
+export function scripted(first: (runId: string) => BaseEvent[], later: Run[] = [done]) {
+  return new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), ...first(input.runId)], ...later] })
+}
+
+/** Mappings of `document` to write_document's argument of that name, and of `title` to set_title's. */
+export const documentAndTitle = ev.custom('PredictState', [
+  { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
+  { state_key: 'title', tool: 'set_title', tool_argument: 'title' },
+])
+
 /** Run 1 drafts `document` and ends as `ending` says; later runs just finish. */
-export function writerAgent(ending: (input: RunAgentInput) => BaseEvent[], later: ((input: RunAgentInput) => BaseEvent[])[] = [done]) {
+export function writerAgent(ending: Run, later: Run[] = [done]) {
   return new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), ...writeDocument(), ...ending(input)], ...later] })
 }
 /** The ending of a run whose interrupt i1 confirms call w1. */
@@ -115,11 +128,12 @@ export class DrivenAgent extends AbstractAgent {
   }
 }
 
-/** A store whose run streams what the test pushes into `agent`; `running` is run()'s promise. */
-export function streaming(initialState: Doc, options: Partial<AgentStoreOptions<Doc>> = {}) {
+/** A store whose run is open and streams what the test pushes into `agent`; `running` is run()'s promise. */
+export async function streaming<S extends Doc>(initialState: S, options: Partial<AgentStoreOptions<S>> = {}) {
   const agent = new DrivenAgent()
-  const { store, errors } = withErrors<Doc>({ ...options, agent, initialState })
+  const { store, errors } = withErrors<S>({ ...options, agent, initialState })
   const running = store.run()
+  await until(() => agent.open)
   return { agent, store, errors, running }
 }
 
