@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStore, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
-import { call, type Doc, documentAndTitle, done, interrupt, predict, scripted, writeDocument, writerAgent } from './support/scenarios'
+import { call, type Doc, documentAndTitle, documentCallStreaming, done, interrupt, predict, scripted, writeDocument, writerAgent } from './support/scenarios'
 
 const schema = (field: string, extra: Record<string, unknown> = {}) => ({
   type: 'object',
@@ -77,14 +77,7 @@ describe('answering an AG-UI interrupt', () => {
   it('cancel sends status cancelled and discards; a resumed run that errors leaves a usable store', async () => {
     const agent = new ScriptedAgent({
       runs: [
-        (input) => [
-          ev.runStarted(input.runId),
-          predict('document', 'write_document', 'document'),
-          ev.toolStart('w1', 'write_document'),
-          ev.toolArgs('w1', '{"document":"x"}'),
-          ev.toolEnd('w1'),
-          ...ending()(input),
-        ],
+        (input) => [ev.runStarted(input.runId), ...documentCallStreaming('{"document":"x"}'), ev.toolEnd('w1'), ...ending()(input)],
         (input) => [ev.runStarted(input.runId), ev.runError('The approval was cancelled', 'APPROVAL_RESUME_CANCELLED')],
         done,
       ],

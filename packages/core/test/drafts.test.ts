@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, ManualAgent, recordedStore } from './helpers'
-import { type Doc, documentAndTitle, done, interrupt, predict, storeWithErrors, writeDocument } from './support/scenarios'
+import { type Doc, documentAndTitle, documentCallStreaming, done, interrupt, predict, storeWithErrors, writeDocument } from './support/scenarios'
 
 type Writing = { document: string; title: string; steps?: { description: string; status: string }[] }
 const initialState: Writing = { document: 'old', title: 'T' }
@@ -870,12 +870,7 @@ describe('drafts and the run they belong to', () => {
   it('a draft opened by apply() without a run end is discarded when run() starts; no prediction outlives it', async () => {
     const agent = new ScriptedAgent({ runs: [done] })
     const store = createAgentStore({ agent, initialState: { document: 'before' } })
-    store.apply([
-      ev.runStarted('r0'),
-      predict('document', 'write_document', 'document'),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"half'),
-    ])
+    store.apply([ev.runStarted('r0'), ...documentCallStreaming('{"document":"half')])
     expect(store.getState().predictions).toHaveLength(1)
     await store.run()
     expect(agent.inputs[0]!.state).toStrictEqual({ document: 'before' })
@@ -887,12 +882,7 @@ describe('drafts and the run they belong to', () => {
 
   it('a new apply() run settles drafts an earlier apply() sequence left open (discarded, as a truncated run)', () => {
     const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
-    store.apply([
-      ev.runStarted('r0'),
-      predict('document', 'write_document', 'document'),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"half'),
-    ])
+    store.apply([ev.runStarted('r0'), ...documentCallStreaming('{"document":"half')])
     store.apply([ev.runStarted('r1'), ev.runFinished('r1')])
     expect(store.getState().state).toStrictEqual({ document: 'before' })
     expect(store.getState().committed).toStrictEqual({ document: 'before' })

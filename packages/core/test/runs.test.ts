@@ -4,8 +4,8 @@
 import { AbstractAgent, HttpAgent } from '@ag-ui/client'
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
+import { describe, expect, it } from 'vitest'
+import { startAgUiServer } from '../../../test/support/agui-server'
 import { AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
@@ -13,6 +13,7 @@ import {
   byInterrupt,
   type Doc,
   DrivenAgent,
+  documentCallStreaming,
   done,
   handled,
   interrupt,
@@ -32,12 +33,6 @@ import {
 const subagentStarted = (id: string) => ({ type: 'SUBAGENT_STARTED', subagentRunId: id, name: 'helper' }) as BaseEvent
 const messagesSnapshot = (messages: Message[]) => ({ type: 'MESSAGES_SNAPSHOT', messages }) as BaseEvent
 const callIds = (message: Message | undefined) => (message?.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : undefined)
-
-let server: TestServer | undefined
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-})
 
 describe('commands called from listeners', () => {
   it('approve() from a listener for the second of two interrupts sends one resumed run carrying both answers, and every promise settles', async () => {
@@ -263,7 +258,7 @@ describe('the stream a run reads', () => {
   })
 
   it('a BOM right before the first `data:` line is skipped: the stream is read as usual', async () => {
-    server = await startAgUiServer([
+    const server = await startAgUiServer([
       (input, response) => {
         response.writeHead(200, { 'Content-Type': 'text/event-stream' })
         const line = (event: BaseEvent) => `data: ${JSON.stringify(event)}\n\n`
@@ -273,7 +268,7 @@ describe('the stream a run reads', () => {
       },
     ])
     const store = createAgentStore({ agent: new HttpAgent({ url: server.url, threadId: 't-bom' }), initialState: { n: 1 } })
-    await store.run()
+    await store.run().finally(() => server.close())
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, state: { n: 2 } })
   })
 
@@ -290,12 +285,7 @@ describe('the stream a run reads', () => {
 
 describe('terminal events', () => {
   it('a RUN_ERROR without `message` ends the run: status `error` (INVALID_EVENT), the draft discarded, run() resolves and the next run works', async () => {
-    const agent = scripted(() => [
-      predict('document', 'write_document', 'document'),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"half'),
-      { type: 'RUN_ERROR' } as BaseEvent,
-    ])
+    const agent = scripted(() => [...documentCallStreaming('{"document":"half'), { type: 'RUN_ERROR' } as BaseEvent])
     const store = createAgentStore({ agent, initialState: { document: 'before' } })
     expect(await settled(store.run())).toBe('resolved')
     const snapshot = store.getState()
@@ -315,12 +305,7 @@ describe('terminal events', () => {
     ]
     for (const terminal of malformed) {
       const store = createAgentStore({ initialState: { document: 'before' } })
-      store.apply([
-        ev.runStarted('r1'),
-        predict('document', 'write_document', 'document'),
-        ev.toolStart('w1', 'write_document'),
-        ev.toolArgs('w1', '{"document":"x'),
-      ])
+      store.apply([ev.runStarted('r1'), ...documentCallStreaming('{"document":"x')])
       expect(store.getState().status).toBe('running')
       store.apply(terminal)
       const snapshot = store.getState()

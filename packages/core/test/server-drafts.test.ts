@@ -7,7 +7,22 @@ import { describe, expect, it } from 'vitest'
 import { createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
-import { call, type Doc, done, interrupt, predict, storeWithErrors } from './support/scenarios'
+import { call, type Doc, documentCallStreaming, done, interrupt, predict, storeWithErrors } from './support/scenarios'
+
+/** A store whose apply()-run drafted doc (call c1 of write) and title (call c2 of name), then confirmed as `confirming` says. */
+function docAndTitleDrafted(...confirming: BaseEvent[][]) {
+  const created = storeWithErrors({ doc: 'old', title: 'T' }, { confirmTools: ['confirm'] })
+  created.store.apply([
+    ev.runStarted(),
+    predict('doc', 'write', 'doc'),
+    predict('title', 'name', 'title'),
+    ...call('c1', 'write', '{"doc":"new"}'),
+    ...call('c2', 'name', '{"title":"U"}'),
+    ...confirming.flat(),
+    ev.runFinished(),
+  ])
+  return created
+}
 
 /** A store whose apply()-run drafted `doc` through call c1 and ended with confirmation k1 holding it. */
 function held(initialState: Doc = { doc: 'old', n: 0 }) {
@@ -327,12 +342,7 @@ describe('server drafts and the calls that write them', () => {
 
   it('a server change to a mapped key while that tool’s call streams is attributed to the call', () => {
     const store = createAgentStore<Doc>({ initialState: { document: 'before' } })
-    store.apply([
-      ev.runStarted('r1'),
-      predict('document', 'write_document', 'document'),
-      ev.toolStart('w1', 'write_document'),
-      ev.delta({ op: 'replace', path: '/document', value: 'server' }),
-    ])
+    store.apply([ev.runStarted('r1'), ...documentCallStreaming(), ev.delta({ op: 'replace', path: '/document', value: 'server' })])
     expect(store.getState().predictions.map((p) => [p.toolCallId, p.tool, p.stateKey, p.value])).toStrictEqual([['w1', 'write_document', 'document', 'server']])
     expect(store.getState().committed).toStrictEqual({ document: 'before' })
   })
@@ -377,17 +387,7 @@ describe('drafts held by a confirmation when the server changes state outside a 
   })
 
   it('approving one of two confirmations commits only its own key', async () => {
-    const { store: s } = storeWithErrors({ doc: 'old', title: 'T' }, { confirmTools: ['confirm'] })
-    s.apply([
-      ev.runStarted(),
-      predict('doc', 'write', 'doc'),
-      predict('title', 'name', 'title'),
-      ...call('c1', 'write', '{"doc":"new"}'),
-      ...call('c2', 'name', '{"title":"U"}'),
-      ...call('k1', 'confirm', '{"function_call_id":"c1"}'),
-      ...call('k2', 'confirm', '{"function_call_id":"c2"}'),
-      ev.runFinished(),
-    ])
+    const { store: s } = docAndTitleDrafted(call('k1', 'confirm', '{"function_call_id":"c1"}'), call('k2', 'confirm', '{"function_call_id":"c2"}'))
     await s.approve({ id: 'k2' })
     expect(s.getState().state).toStrictEqual({ doc: 'new', title: 'U' })
     expect(s.getState().committed).toStrictEqual({ doc: 'old', title: 'U' })
@@ -395,16 +395,7 @@ describe('drafts held by a confirmation when the server changes state outside a 
   })
 
   it('a run that finishes with one draft held commits the others and keeps the held one pending', () => {
-    const { store: s } = storeWithErrors({ doc: 'old', title: 'T' }, { confirmTools: ['confirm'] })
-    s.apply([
-      ev.runStarted(),
-      predict('doc', 'write', 'doc'),
-      predict('title', 'name', 'title'),
-      ...call('c1', 'write', '{"doc":"new"}'),
-      ...call('c2', 'name', '{"title":"U"}'),
-      ...call('k1', 'confirm', '{"function_call_id":"c1"}'),
-      ev.runFinished(),
-    ])
+    const { store: s } = docAndTitleDrafted(call('k1', 'confirm', '{"function_call_id":"c1"}'))
     expect(s.getState().state).toStrictEqual({ doc: 'new', title: 'U' })
     expect(s.getState().committed).toStrictEqual({ doc: 'old', title: 'U' })
     expect(s.getState().predictions.map((p) => [p.stateKey, p.toolCallId])).toStrictEqual([['doc', 'c1']])

@@ -5,7 +5,7 @@ import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError, createAgentStore, type StandardSchemaV1 } from '../src'
 import { ev } from './helpers'
-import { type Doc, predict, storeWithErrors, streaming, withErrors } from './support/scenarios'
+import { type Doc, documentCallStreaming, storeWithErrors, streaming, withErrors } from './support/scenarios'
 
 const details = (error: AgentStoreError | undefined) =>
   error && { code: error.code, message: error.message, limit: error.limit, path: error.path, opIndex: error.opIndex, op: error.op, reason: error.reason }
@@ -208,12 +208,7 @@ describe('maxStateBytes holds for every op', () => {
 
   it('a draft from tool arguments never makes the state’s JSON pass the limit', () => {
     const { store, errors } = withErrors<Doc>({ initialState: { big: 'x'.repeat(800) }, limits: { maxStateBytes: limit } })
-    store.apply([
-      ev.runStarted('r1'),
-      predict('document', 'write_document', 'document'),
-      ev.toolStart('w1', 'write_document'),
-      ev.toolArgs('w1', '{"document":"'),
-    ])
+    store.apply([ev.runStarted('r1'), ...documentCallStreaming('{"document":"')])
     for (let i = 0; i < 30; i++) {
       store.apply(ev.toolArgs('w1', 'y'.repeat(20)))
       expect(JSON.stringify(store.getState().state).length).toBeLessThanOrEqual(limit)

@@ -35,6 +35,13 @@ export function scripted(first: (runId: string) => BaseEvent[], later: Run[] = [
   return new ScriptedAgent({ runs: [(input) => [ev.runStarted(input.runId), ...first(input.runId)], ...later] })
 }
 
+/** Call w1 of write_document, mapped to `document`, still streaming: started, with the argument text `args` received so far. */
+export const documentCallStreaming = (args?: string): BaseEvent[] => [
+  predict('document', 'write_document', 'document'),
+  ev.toolStart('w1', 'write_document'),
+  ...(args === undefined ? [] : [ev.toolArgs('w1', args)]),
+]
+
 /** Mappings of `document` to write_document's argument of that name, and of `title` to set_title's. */
 export const documentAndTitle = ev.custom('PredictState', [
   { state_key: 'document', tool: 'write_document', tool_argument: 'document' },
