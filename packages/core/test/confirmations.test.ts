@@ -138,22 +138,6 @@ describe('answering an AG-UI interrupt', () => {
     expect(store.getState().confirmations.map((c) => c.id)).toEqual(['lonely'])
   })
 
-  it('refuses an approve whose edits the validator refuses, changing nothing and sending nothing', async () => {
-    const agent = writerAgent((input) => [interrupt(input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }])])
-    const validate = (value: unknown) => {
-      if ((value as { document: string }).document === 'bad') throw new Error('not that')
-      return value as { document: string }
-    }
-    const store = createAgentStore({ agent, initialState: { document: '' }, validate })
-    await store.run()
-    const before = store.getState()
-    await expect(store.approve({ edits: { document: 'bad' } })).rejects.toMatchObject({ code: 'VALIDATION' })
-    expect(store.getState()).toBe(before)
-    expect(agent.inputs).toHaveLength(1)
-    await store.approve()
-    expect(agent.inputs[1]!.state).toEqual({ document: 'draft text' })
-  })
-
   it('keeps every field of the interrupt', () => {
     const store = createAgentStore({ initialState: {} })
     const full = {
@@ -244,27 +228,8 @@ describe('confirmation tool calls and on_interrupt', () => {
 
 describe('an interrupt as a confirmation', () => {
   it('carries exactly the fields the interrupt has', async () => {
-    const { store } = await interrupted((runId) => [
-      ...write(),
-      interrupt(runId, [
-        {
-          id: 'i1',
-          reason: 'tool_call',
-          message: 'Apply?',
-          toolCallId: 'w1',
-          responseSchema: { type: 'object' },
-          expiresAt: '2030-01-01T00:00:00Z',
-          metadata: { a: 1 },
-          subagentRunId: 's1',
-        },
-        { id: 'i2', reason: 'input_required' },
-      ]),
-    ])
-    const [first, second] = store.getState().confirmations
-    expect(first).toStrictEqual({
+    const fields = {
       id: 'i1',
-      source: 'interrupt',
-      runId: expect.any(String),
       reason: 'tool_call',
       message: 'Apply?',
       toolCallId: 'w1',
@@ -272,8 +237,10 @@ describe('an interrupt as a confirmation', () => {
       expiresAt: '2030-01-01T00:00:00Z',
       metadata: { a: 1 },
       subagentRunId: 's1',
-      stateKeys: ['doc'],
-    })
+    }
+    const { store } = await interrupted((runId) => [...write(), interrupt(runId, [fields, { id: 'i2', reason: 'input_required' }])])
+    const [first, second] = store.getState().confirmations
+    expect(first).toStrictEqual({ ...fields, source: 'interrupt', runId: expect.any(String), stateKeys: ['doc'] })
     // It names no tool call, and the only draft's call is named by i1.
     expect(second).toStrictEqual({ id: 'i2', source: 'interrupt', runId: first!.runId, reason: 'input_required', stateKeys: [] })
   })

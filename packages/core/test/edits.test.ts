@@ -3,7 +3,7 @@
 // EDIT_CONFLICT an edit the server overtook becomes.
 import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentStoreError, createAgentStore } from '../src'
-import { ev } from './helpers'
+import { ev, ManualAgent, recordedStore } from './helpers'
 import {
   type Doc,
   type DrivenAgent,
@@ -200,6 +200,53 @@ describe('setState while a run streams', () => {
     expect(store.getState().state).toStrictEqual({ a: 0, b: 5 })
     store.apply(ev.delta({ op: 'replace', path: '/b', value: 7 }))
     expect(store.getState().state).toStrictEqual({ a: 0, b: 7 })
+  })
+
+  it('replays the edit on top of every later snapshot and delta, and sends it on the next run', async () => {
+    const agent = new ManualAgent()
+    const store = createAgentStore({ agent, initialState: { title: 'T', items: ['a'] as string[], n: 0 } })
+    const done = store.run()
+    store.setState((s) => ({ ...s, title: 'mine', items: [...s.items, 'b'] }))
+    agent.push(ev.snapshot({ title: 'server', items: ['a'], n: 1 }))
+    expect(store.getState().state).toEqual({ title: 'mine', items: ['a', 'b'], n: 1 })
+    agent.push(ev.delta({ op: 'replace', path: '/n', value: 2 }, { op: 'replace', path: '/title', value: 'server again' }))
+    expect(store.getState().state).toEqual({ title: 'mine', items: ['a', 'b'], n: 2 })
+    expect(store.getState().committed).toBe(store.getState().state)
+    agent.finish()
+    await done
+    const second = store.run()
+    agent.finish()
+    await second
+    expect(agent.inputs[1]!.state).toEqual({ title: 'mine', items: ['a', 'b'], n: 2 })
+  })
+
+  it('drops only an edit whose element is gone, with EDIT_CONFLICT naming its path and carrying the value', () => {
+    const { store, errors } = recordedStore({ initialState: { rows: [{ note: '' }] as { note: string }[], title: 'T' } })
+    store.apply(ev.runStarted())
+    store.setState((s) => ({ ...s, title: 'mine', rows: [{ note: 'edited' }] }))
+    store.apply(ev.delta({ op: 'remove', path: '/rows/0' }))
+    const { state, error } = store.getState()
+    expect(state).toEqual({ rows: [], title: 'mine' })
+    expect(error).toMatchObject({ code: 'EDIT_CONFLICT', path: '/rows/0/note', value: 'edited' })
+    expect(errors).toContainEqual(error)
+  })
+
+  it('lets a user edit replace an open draft: the user wins for the rest of the run', () => {
+    const store = createAgentStore({ initialState: { document: 'old', title: 'T' } })
+    store.apply([ev.runStarted(), predict('document', 'write', 'document'), ev.toolStart('c1', 'write'), ev.toolArgs('c1', '{"document":"agent')])
+    store.setState((s) => ({ ...s, document: 'user' }))
+    expect(store.getState()).toMatchObject({ state: { document: 'user' }, committed: { document: 'user' }, predictions: [] })
+    store.apply([ev.toolArgs('c1', ' more'), ev.delta({ op: 'replace', path: '/document', value: 'server' })])
+    expect(store.getState()).toMatchObject({ state: { document: 'user' }, committed: { document: 'user' }, predictions: [] })
+  })
+
+  it('keeps the state identical while text streams on top of edits', () => {
+    const store = createAgentStore({ initialState: { document: 'old', title: 'T' } })
+    store.apply([ev.runStarted(), ev.textStart('m')])
+    store.setState((s) => ({ ...s, title: 'mine' }))
+    const before = store.getState().state
+    store.apply([ev.text('m', 'a'), ev.text('m', 'b')])
+    expect(store.getState().state).toBe(before)
   })
 })
 
