@@ -4,8 +4,8 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { AgentStoreError, createAgentStore, type StandardSchemaV1 } from '../src'
-import { ev } from './helpers'
-import { type Doc, documentCallStreaming, storeWithErrors, streaming, withErrors } from './support/scenarios'
+import { ev, recordedStore } from './helpers'
+import { type Doc, documentCallStreaming, rowsState, storeWithErrors, streaming, withErrors } from './support/scenarios'
 
 const details = (error: AgentStoreError | undefined) =>
   error && { code: error.code, message: error.message, limit: error.limit, path: error.path, opIndex: error.opIndex, op: error.op, reason: error.reason }
@@ -13,6 +13,158 @@ const details = (error: AgentStoreError | undefined) =>
 // Every character of this string escapes to six bytes in JSON (\u0001): the bound on a string's
 // size is exact for it. JSON.stringify(c3) is 20 bytes.
 const c3 = '\u0001\u0001\u0001'
+
+describe('STATE_SNAPSHOT', () => {
+  it('replaces the state, sharing subtrees equal to the previous ones', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState().state
+    const next = rowsState()
+    next.rows[2]!.status = 'done'
+    store.apply(ev.snapshot(next))
+    const after = store.getState().state
+    expect(after).toEqual(next)
+    expect(after).not.toBe(before)
+    expect(after.meta).toBe(before.meta)
+    expect(after.rows[1]).toBe(before.rows[1])
+    expect(after.rows[2]).not.toBe(before.rows[2])
+    expect(store.getState().committed).toBe(after)
+    expect(published).toHaveLength(1)
+  })
+
+  it('notifies nobody for a snapshot equal to the current state', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(ev.snapshot(rowsState()))
+    expect(store.getState()).toBe(before)
+    expect(published).toHaveLength(0)
+  })
+})
+
+describe('STATE_DELTA', () => {
+  it('makes new objects only along the changed path', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(ev.delta({ op: 'replace', path: '/rows/3/status', value: 'done' }))
+    const after = store.getState()
+    expect(after.state.rows[3]).toEqual({ id: 3, status: 'done' })
+    expect(after.state).not.toBe(before.state)
+    expect(after.state.rows).not.toBe(before.state.rows)
+    expect(after.state.meta).toBe(before.state.meta)
+    for (const i of [0, 1, 2, 4]) expect(after.state.rows[i]).toBe(before.state.rows[i])
+    expect(after.messages).toBe(before.messages)
+    expect(published).toEqual([after])
+  })
+
+  it('keeps the snapshot identical for a delta that changes nothing', () => {
+    const { store, published } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply([ev.delta({ op: 'test', path: '/title', value: 'T' }), ev.delta({ op: 'replace', path: '/meta', value: { version: 1 } })])
+    expect(store.getState()).toBe(before)
+    expect(published).toHaveLength(0)
+  })
+
+  it('applies all of a delta or none of it, and says which op failed', () => {
+    const { store, published, errors } = recordedStore({ initialState: rowsState() })
+    const before = store.getState()
+    store.apply(
+      ev.delta({ op: 'replace', path: '/title', value: 'changed' }, { op: 'add', path: '/rows/0/flag', value: true }, { op: 'remove', path: '/rows/99' }),
+    )
+    const after = store.getState()
+    expect(after.state).toBe(before.state)
+    expect(after.committed).toBe(before.committed)
+    expect(after.state.title).toBe('T')
+    expect(after.error).toBeInstanceOf(AgentStoreError)
+    expect(after.error).toMatchObject({ code: 'PATCH_FAILED', opIndex: 2, op: 'remove', path: '/rows/99' })
+    expect(after.error!.message).not.toContain('todo')
+    expect(errors).toEqual([after.error])
+    expect(published).toHaveLength(1)
+    // The store stays usable.
+    store.apply(ev.delta({ op: 'replace', path: '/title', value: 'ok' }))
+    expect(store.getState().state.title).toBe('ok')
+  })
+
+  it('refuses prototype writes without polluting Object.prototype', () => {
+    const { store } = recordedStore({ initialState: { a: {} as Record<string, unknown> } })
+    store.apply(ev.delta({ op: 'add', path: '/__proto__/polluted', value: 1 }))
+    store.apply(ev.delta({ op: 'copy', from: '/constructor', path: '/a/c' }))
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(store.getState().state).toEqual({ a: {} })
+    expect(store.getState().error?.code).toBe('PATCH_FAILED')
+  })
+})
+
+describe('the limits of the state', () => {
+  it('caps the ops in one delta', () => {
+    const { store } = recordedStore({ initialState: { n: 0 }, limits: { maxOpsPerDelta: 3 } })
+    const ops = Array.from({ length: 4 }, (_, i) => ({ op: 'replace', path: '/n', value: i }))
+    store.apply(ev.delta(...ops))
+    expect(store.getState().state.n).toBe(0)
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxOpsPerDelta' })
+  })
+
+  it('caps the depth of snapshots and of delta values, without overflowing the stack', () => {
+    const { store } = recordedStore({ initialState: { a: 1 }, limits: { maxDepth: 8 } })
+    let deep: unknown = 0
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    store.apply(ev.snapshot({ deep }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxDepth' })
+    store.apply(ev.delta({ op: 'add', path: '/deep', value: deep }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxDepth' })
+    expect(store.getState().state).toEqual({ a: 1 })
+  })
+
+  it('caps the size of the state, also when it grows delta by delta', () => {
+    const { store } = recordedStore({ initialState: { items: [] as string[] }, limits: { maxStateBytes: 1_000 } })
+    store.apply(ev.snapshot({ items: ['x'.repeat(2_000)] }))
+    expect(store.getState().error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxStateBytes' })
+    for (let i = 0; i < 20; i++) store.apply(ev.delta({ op: 'add', path: '/items/-', value: 'y'.repeat(90) }))
+    const { state, error } = store.getState()
+    expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxStateBytes' })
+    expect(JSON.stringify(state).length).toBeLessThanOrEqual(1_000)
+    expect(state.items.length).toBeGreaterThan(5)
+  })
+
+  it('keeps replacing a large value within the limit (sizes are not double counted)', () => {
+    const { store } = recordedStore({ initialState: { document: '' }, limits: { maxStateBytes: 10_000 } })
+    for (let i = 1; i <= 200; i++) store.apply(ev.delta({ op: 'replace', path: '/document', value: 'z'.repeat(i * 40) }))
+    expect(store.getState().error).toBeUndefined()
+    expect(store.getState().state.document).toHaveLength(8_000)
+  })
+})
+
+describe('the validator on snapshots and deltas', () => {
+  const isDoc = (value: unknown) => {
+    if (typeof (value as { document?: unknown }).document !== 'string') throw new Error('document must be a string')
+    return value as { document: string }
+  }
+
+  it('rejects a snapshot or delta whose result fails a validator function', () => {
+    const { store } = recordedStore({ initialState: { document: 'a' }, validate: isDoc })
+    store.apply(ev.snapshot({ document: 1 }))
+    expect(store.getState().error).toMatchObject({ code: 'VALIDATION' })
+    store.apply(ev.delta({ op: 'remove', path: '/document' }))
+    expect(store.getState().state).toEqual({ document: 'a' })
+    store.apply(ev.delta({ op: 'replace', path: '/document', value: 'b' }))
+    expect(store.getState().state).toEqual({ document: 'b' })
+  })
+
+  it('accepts a Standard Schema', () => {
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) =>
+          typeof (value as { n?: unknown }).n === 'number' ? { value: value as { n: number } } : { issues: [{ message: 'Expected number', path: ['n'] }] },
+      },
+    }
+    const { store } = recordedStore<{ n: number }>({ initialState: { n: 1 }, validate: schema })
+    store.apply(ev.snapshot({ n: 'x' }))
+    expect(store.getState().error).toMatchObject({ code: 'VALIDATION' })
+    expect(store.getState().error!.message).toContain('at n: Expected number')
+    store.setState({ n: 2 })
+    expect(store.getState().state.n).toBe(2)
+  })
+})
 
 describe('the size bound of a STATE_DELTA, at the byte', () => {
   // {} plus "k":<20 bytes> is 26 bytes.

@@ -11,6 +11,14 @@ import { ev } from '../helpers'
 
 export type Doc = Record<string, unknown>
 
+/** A title, five rows and a meta object: a state whose subtrees structural sharing keeps or replaces. */
+export type Rows = { title: string; rows: { id: number; status: string }[]; meta: { version: number } }
+export const rowsState = (): Rows => ({
+  title: 'T',
+  rows: Array.from({ length: 5 }, (_, id) => ({ id, status: 'todo' })),
+  meta: { version: 1 },
+})
+
 /** A PredictState mapping `stateKey` to `tool`'s argument `toolArgument`, or to its whole arguments without one. */
 export const predict = (stateKey: string, tool: string, toolArgument?: string) =>
   ev.custom('PredictState', [{ state_key: stateKey, tool, ...(toolArgument === undefined ? {} : { tool_argument: toolArgument }) }])
