@@ -22,6 +22,7 @@ export const rowsState = (): Rows => ({
 /** A PredictState mapping `stateKey` to `tool`'s argument `toolArgument`, or to its whole arguments without one. */
 export const predict = (stateKey: string, tool: string, toolArgument?: string) =>
   ev.custom('PredictState', [{ state_key: stateKey, tool, ...(toolArgument === undefined ? {} : { tool_argument: toolArgument }) }])
+/** A RUN_FINISHED whose outcome asks for the given interrupts. */
 export const interrupt = (runId: string, interrupts: Record<string, unknown>[]) => ev.runFinished(runId, 't1', { type: 'interrupt', interrupts })
 /** A run that starts and finishes with nothing in between. */
 export const done = (input: RunAgentInput): BaseEvent[] => [ev.runStarted(input.runId), ev.runFinished(input.runId)]
