@@ -30,15 +30,7 @@ const sent = async (store: AgentStore<Doc>, agent: ScriptedAgent, answer: (store
 }
 
 /** Two drafts: document by call w1 (write_document), title by call w2 (set_title). */
-const twoDrafts = [
-  documentAndTitle,
-  ev.toolStart('w1', 'write_document'),
-  ev.toolArgs('w1', '{"document":"D"}'),
-  ev.toolEnd('w1'),
-  ev.toolStart('w2', 'set_title'),
-  ev.toolArgs('w2', '{"title":"T"}'),
-  ev.toolEnd('w2'),
-]
+const twoDrafts = [documentAndTitle, ...call('w1', 'write_document', '{"document":"D"}'), ...call('w2', 'set_title', '{"title":"T"}')]
 
 describe('answering an AG-UI interrupt', () => {
   const ending =
@@ -520,12 +512,8 @@ describe('confirmation tool calls', () => {
     store.apply([
       ev.runStarted('r1'),
       ...twoDrafts,
-      ev.toolStart('cc1', 'confirm_changes'),
-      ev.toolArgs('cc1', '{"function_call_id":"w1"}'),
-      ev.toolEnd('cc1'),
-      ev.toolStart('cc2', 'confirm_changes'),
-      ev.toolArgs('cc2', '{}'),
-      ev.toolEnd('cc2'),
+      ...call('cc1', 'confirm_changes', '{"function_call_id":"w1"}'),
+      ...call('cc2', 'confirm_changes', '{}'),
       ev.runFinished('r1'),
     ])
     expect(store.getState().confirmations.map((c) => [c.id, c.source, c.stateKeys])).toStrictEqual([

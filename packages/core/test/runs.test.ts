@@ -12,6 +12,7 @@ import { ScriptedAgent } from '../src/testing'
 import { ev, run } from './helpers'
 import {
   byInterrupt,
+  call,
   type Doc,
   DrivenAgent,
   documentCallStreaming,
@@ -731,12 +732,8 @@ describe('a finished run', () => {
       ev.runStarted('r1'),
       predict('doc', 'write', 'doc'),
       predict('notes', 'note', 'notes'),
-      ev.toolStart('w1', 'write'),
-      ev.toolArgs('w1', '{"doc":"draft"}'),
-      ev.toolEnd('w1'),
-      ev.toolStart('n1', 'note'),
-      ev.toolArgs('n1', '{"notes":"more"}'),
-      ev.toolEnd('n1'),
+      ...call('w1', 'write', '{"doc":"draft"}'),
+      ...call('n1', 'note', '{"notes":"more"}'),
       ev.stepStarted('left open'),
       interrupt('r1', [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]),
     ])
