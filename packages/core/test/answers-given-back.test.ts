@@ -2,12 +2,14 @@
 // HTTP or network error, a timeout, a reload): the confirmations reopen as they were. What the user
 // edited meanwhile (while the request waited, or between two answers) is theirs and stays, as it
 // does when an ordinary run is aborted.
-import { AbstractAgent } from '@ag-ui/client'
+import { AbstractAgent, HttpAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable, type Subscriber } from 'rxjs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
 import { type AgentStore, createAgentStore, type SerializedThread } from '../src'
 import { ev } from './helpers'
+import { DrivenAgent, done, interrupt, interruptOnW1, settled, until, writeDocument } from './support/scenarios'
 
 type Doc = Record<string, unknown>
 
@@ -208,5 +210,177 @@ describe('an edit made between two answers', () => {
     await answering
     expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
     expect(reloaded.getState().committed).toStrictEqual({ document: 'before', title: 'mine' })
+  })
+})
+
+let server: TestServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+describe('a resumed request that ends before its first event', () => {
+  it('an HTTP 503 gives the answer back: confirmation reopened, draft held, approve() resends', async () => {
+    server = await startAgUiServer([
+      (input) => [ev.runStarted(input.runId), ...writeDocument(), ...interruptOnW1(input)],
+      (_input, response) => {
+        response.writeHead(503, { 'Content-Type': 'text/plain' })
+        response.end('busy')
+      },
+      done,
+    ])
+    const agent = new HttpAgent({ url: server.url, threadId: 't-503' })
+    const store = createAgentStore({ agent, initialState: { document: 'before' } })
+    await store.run()
+    const before = store.getState()
+    expect(before.confirmations).toHaveLength(1)
+    expect(await settled(store.approve())).toBe('resolved')
+    const failed = store.getState()
+    expect(failed.status).toBe('interrupted')
+    expect(failed.error).toMatchObject({ code: 'TRANSPORT', status: 503 })
+    expect(failed.confirmations).toStrictEqual(before.confirmations)
+    expect(failed.state).toStrictEqual({ document: 'draft text' })
+    expect(failed.committed).toStrictEqual({ document: 'before' })
+    expect(failed.predictions).toStrictEqual(before.predictions)
+    expect(failed.messages).toStrictEqual(before.messages)
+    await store.approve()
+    expect(server.requests).toHaveLength(3)
+    expect(server.requests[2]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: true } }])
+    expect(server.requests[2]!.resume).toStrictEqual(server.requests[1]!.resume)
+    expect(server.requests[2]!.state).toStrictEqual({ document: 'draft text' })
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined, committed: { document: 'draft text' }, confirmations: [] })
+  })
+
+  it('a network error, abort() or a timeout gives the answer back: the confirmation reopens; answering again resends', async () => {
+    type Failure = 'network' | 'abort' | 'timeout'
+    for (const failure of ['network', 'abort', 'timeout'] as Failure[]) {
+      const held: (() => void)[] = []
+      server = await startAgUiServer([
+        (input) => [ev.runStarted(input.runId), ...writeDocument(), ...interruptOnW1(input)],
+        (_input, response) => {
+          if (failure === 'network') response.socket?.destroy()
+          // abort / timeout: no headers, ever (until the server closes).
+          else held.push(() => response.destroy())
+        },
+        done,
+      ])
+      const agent = new HttpAgent({ url: server.url, threadId: `t-${failure}` })
+      const store = createAgentStore({ agent, initialState: { document: 'before' } })
+      await store.run()
+      const before = store.getState()
+      // The timeout only for the resumed request: a loaded machine must not time the first run out.
+      const answering = failure === 'timeout' ? store.approve({ timeoutMs: 200 }) : store.approve()
+      if (failure === 'abort') {
+        await until(() => server!.requests.length === 2)
+        store.abort()
+      }
+      expect({ failure, outcome: await settled(answering, 3000) }).toStrictEqual({ failure, outcome: 'resolved' })
+      const failed = store.getState()
+      expect({ failure, status: failed.status }).toStrictEqual({ failure, status: 'interrupted' })
+      if (failure === 'abort') expect(failed.error).toBeUndefined()
+      else expect(failed.error).toMatchObject({ code: 'TRANSPORT', ...(failure === 'timeout' ? { reason: 'timeout' } : {}) })
+      expect(failed.confirmations).toStrictEqual(before.confirmations)
+      expect(failed.state).toStrictEqual({ document: 'draft text' })
+      expect(failed.committed).toStrictEqual({ document: 'before' })
+      expect(failed.messages).toStrictEqual(before.messages)
+      for (const release of held) release()
+      await store.approve()
+      expect(server.requests).toHaveLength(3)
+      expect(server.requests[2]!.resume).toStrictEqual([{ interruptId: 'i1', status: 'resolved', payload: { accepted: true } }])
+      expect(store.getState()).toMatchObject({ status: 'idle', confirmations: [], committed: { document: 'draft text' } })
+      await server.close()
+      server = undefined
+    }
+  })
+
+  it('a confirm_changes tool message that gets HTTP 503 leaves the conversation as it was; the resend carries one tool message', async () => {
+    server = await startAgUiServer([
+      (input) => [
+        ev.runStarted(input.runId),
+        ...writeDocument(),
+        ev.toolStart('cc1', 'confirm_changes', 'm1'),
+        ev.toolArgs('cc1', JSON.stringify({ function_call_id: 'w1' })),
+        ev.toolEnd('cc1'),
+        ev.runFinished(input.runId),
+      ],
+      (_input, response) => {
+        response.writeHead(503, { 'Content-Type': 'text/plain' })
+        response.end('busy')
+      },
+      done,
+    ])
+    const store = createAgentStore({ agent: new HttpAgent({ url: server.url, threadId: 't-cc' }), initialState: { document: 'before' } })
+    await store.run()
+    const before = store.getState()
+    await store.approve()
+    expect(store.getState().status).toBe('interrupted')
+    expect(store.getState().messages).toStrictEqual(before.messages)
+    expect(store.getState().confirmations).toStrictEqual(before.confirmations)
+    await store.approve()
+    const tool = server.requests[2]!.messages.filter((m) => m.role === 'tool')
+    expect(tool.map((m) => [m.toolCallId, m.content])).toStrictEqual([['cc1', '{"accepted":true}']])
+    expect(server.requests[2]!.state).toStrictEqual({ document: 'draft text' })
+  })
+
+  it('a timeoutMs given with the answer times the resumed request out, and the answer is given back', async () => {
+    const agent = new DrivenAgent()
+    agent.autoStart = false
+    const store = createAgentStore<Doc>({ agent, initialState: {} })
+    const first = store.run()
+    await until(() => agent.open)
+    agent.push(ev.runStarted(agent.input.runId))
+    agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call' }]))
+    await first
+    const answered = store.approve({ timeoutMs: 50 })
+    expect(await settled(answered)).toBe('resolved')
+    expect(agent.inputs).toHaveLength(2)
+    expect(store.getState()).toMatchObject({ status: 'interrupted', error: { code: 'TRANSPORT', reason: 'timeout' } })
+    expect(store.getState().confirmations.map((c) => c.id)).toStrictEqual(['i1'])
+  })
+
+  it('abort() of a resumed request still waiting for its first event gives the answer back with no error', async () => {
+    const agent = new DrivenAgent()
+    agent.autoStart = false
+    const store = createAgentStore<Doc>({ agent, initialState: { document: 'before' } })
+    const first = store.run()
+    await until(() => agent.open)
+    agent.push(ev.runStarted(agent.input.runId), ...writeDocument())
+    agent.finish(interrupt(agent.input.runId, [{ id: 'i1', reason: 'tool_call', toolCallId: 'w1' }]))
+    await first
+    const before = store.getState()
+    const answered = store.approve()
+    await until(() => agent.inputs.length === 2)
+    store.abort()
+    expect(await settled(answered)).toBe('resolved')
+    expect(store.getState()).toMatchObject({ status: 'interrupted', error: undefined })
+    expect(store.getState().confirmations).toStrictEqual(before.confirmations)
+    expect(store.getState().state).toStrictEqual(before.state)
+    expect(store.getState().committed).toStrictEqual({ document: 'before' })
+  })
+
+  it('once the first event arrived the answer is delivered: a resumed run that then fails leaves no confirmation to answer again', async () => {
+    server = await startAgUiServer([
+      (input) => [ev.runStarted(input.runId), ...writeDocument(), ...interruptOnW1(input)],
+      (input, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/event-stream' })
+        // RUN_STARTED, then the stream ends: truncated.
+        response.end(`data: ${JSON.stringify(ev.runStarted(input.runId, input.threadId))}\n\n`)
+      },
+      done,
+    ])
+    const store = createAgentStore({ agent: new HttpAgent({ url: server.url, threadId: 't-late' }), initialState: { document: 'before' } })
+    await store.run()
+    expect(await settled(store.approve())).toBe('resolved')
+    const snapshot = store.getState()
+    expect(snapshot.status).toBe('error')
+    expect(snapshot.error).toMatchObject({ code: 'TRANSPORT' })
+    expect(snapshot.confirmations).toStrictEqual([])
+    // What the server received stays what the next run sends.
+    expect(snapshot.committed).toStrictEqual({ document: 'draft text' })
+    await expect(store.approve()).rejects.toMatchObject({ code: 'NO_CONFIRMATION' })
+    await store.run({ message: 'go on' })
+    expect(server.requests).toHaveLength(3)
+    expect(server.requests[2]!.resume).toBeUndefined()
+    expect(server.requests[2]!.state).toStrictEqual({ document: 'draft text' })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentStoreError } from '../../src/errors'
-import { matchBySequence, mergeEdit, rebaseEdit, recordEdit } from '../../src/state/edit-merge'
+import type { AgentStoreError } from '../src/errors'
+import { matchBySequence, mergeEdit, rebaseEdit, recordEdit } from '../src/state/edit-merge'
 
 // The three-way merge of edit-merge.ts pinned value by value: results, their identity (a merge that
 // changes nothing hands back the server's own value), and every conflict's path, value and reason (a slug; the prose is in the message).
