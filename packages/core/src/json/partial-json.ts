@@ -3,10 +3,11 @@
 // the open containers a chunk touches (its depth and their widths), never a re-parse.
 //
 // The reader is our own rather than @streamparser/json (which stays the oracle of the property
-// tests): the library was a quarter of what the core added to an app (5.7 of 21.4 kB gzip), and it
-// needed working around: no partial string while a chunk ends inside an escape, U+FEFF dropped at
-// the start of every string, tokens reported before they are validated, about 0.6 µs per write
-// whatever its length, and quadratic partial strings unless `stringBufferSize` is set.
+// tests): the library was a large share of what the core added to an app, and it needed working
+// around: no partial string while a chunk ends inside an escape, U+FEFF dropped at the start of
+// every string, tokens reported before they are validated, a fixed cost per write whatever its
+// length, and quadratic partial strings unless `stringBufferSize` is set. Bench scenario 4 times
+// both on the same chunks (bench/results.md).
 
 import { GrowingText } from './growing-text'
 import { deepEqual } from './json-value'
