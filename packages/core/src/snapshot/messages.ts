@@ -14,7 +14,6 @@ import {
   type ToolCallStartEvent,
 } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import { appendText } from '../json/growing-text'
 import { isPlainObject, replaceEqualDeep } from '../json/json-value'
 import type { AgentSnapshot } from '../types'
 import { copySnapshot, withArguments, withContent, withToolCalls } from './copy'
@@ -95,7 +94,7 @@ export function appendContent<S>(snapshot: AgentSnapshot<S>, event: BaseEvent & 
   if (message.role === 'activity') throw outOfOrder(event, `message "${event.messageId}", which is an activity`)
   const content = typeof message.content === 'string' ? message.content : undefined
   if (event.delta === '' && content !== undefined && event.metadata === undefined) return snapshot
-  const grown = withContent(message, appendText(content ?? '', event.delta))
+  const grown = withContent(message, (content ?? '') + event.delta)
   if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
   return withMessage(snapshot, index, grown)
 }
@@ -167,7 +166,7 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
   if (!found) throw outOfOrder(event, `tool call "${event.toolCallId}", which has not started`)
   if (event.delta === '' && event.metadata === undefined) return snapshot
   const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
-  const grown = withArguments(toolCall, appendText(toolCall.function.arguments, event.delta))
+  const grown = withArguments(toolCall, toolCall.function.arguments + event.delta)
   if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
   return withToolCall(snapshot, found, grown)
 }
