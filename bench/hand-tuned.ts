@@ -392,8 +392,14 @@ export async function measureHandTuned(): Promise<HandTunedMeasurement> {
 const describeRatios = (ratios: readonly number[]) =>
   `median of the ${ratios.length} processes' ratios (${ratios.map(formatRatio).join(', ')}), each the median of ${ROUNDS.trials} paired rounds after ${ROUNDS.warmup} warm-ups`
 
-/** A trick pays when the plain code is slower in every process: the machine's noise never reverses it. */
-const TARGET = '> 1× in every process'
+/**
+ * A trick pays when the plain code is at least 5% slower in the median of the processes, and slower
+ * in all of them but at most one: which of two paths V8 favours differs now and then from process
+ * to process (see index.ts), and the machine's load moves single ratios by a third.
+ */
+const PAYS = 1.05
+const TARGET = '≥ 1.05×, > 1× in 4 of 5 processes'
+const pays = (ratios: readonly number[]) => median(ratios) >= PAYS && ratios.filter((ratio) => ratio <= 1).length <= 1
 
 export function reportHandTuned(results: readonly HandTunedMeasurement[]): Row[] {
   const rows: Row[] = results[0]!.names.map((name, i) => {
@@ -401,7 +407,7 @@ export function reportHandTuned(results: readonly HandTunedMeasurement[]): Row[]
     const value = formatRatio(median(ratios))
     const reportOnly = results[0]!.reportOnly[i]
     if (reportOnly !== null && reportOnly !== undefined) return { name, value, target: 'report', note: `${describeRatios(ratios)}; ${reportOnly}` }
-    return { name, value, target: TARGET, pass: ratios.every((ratio) => ratio > 1), note: describeRatios(ratios) }
+    return { name, value, target: TARGET, pass: pays(ratios), note: describeRatios(ratios) }
   })
   return rows.map((row) => ({ scenario: SCENARIO, ...row }))
 }
@@ -411,7 +417,7 @@ export function reportHandTuned(results: readonly HandTunedMeasurement[]): Row[]
  * that once sat in source comments (the source keeps only the why; figures go stale).
  */
 export const handTunedNotes: readonly string[] = [
-  'Every constant-factor trick in packages/core/src has a row in the "Hand-tuned code" scenario above (bench/hand-tuned.ts), timed in the same rounds against the plain code it replaces: plain / tuned, so above 1× the trick pays. A trick is kept when the plain code is slower in every one of the 5 processes; the machine\'s noise (two cores shared with other work, see the load average above) moves single ratios by a third, never a kept trick below 1×. A trick that did not pay was replaced by the plain code. The tricks live in a few files, each with a header comment that says why: `snapshot/copy.ts` (the per-token shape copies) and `snapshot/event-check.ts` (the streamed events checked by hand); the rest are single functions with a one-line why.',
+  'Every constant-factor trick in packages/core/src has a row in the "Hand-tuned code" scenario above (bench/hand-tuned.ts), timed in the same rounds against the plain code it replaces: plain / tuned, so above 1× the trick pays. A trick is kept when the plain code is at least 5% slower in the median of the 5 processes and slower in at least 4 of them: the machine\'s noise (two cores shared with other work, see the load average above) moves single ratios by a third, and which of two paths V8 favours differs now and then from process to process. A trick that did not pay was replaced by the plain code. The tricks live in a few files, each with a header comment that says why: `snapshot/copy.ts` (the per-token shape copies) and `snapshot/event-check.ts` (the streamed events checked by hand); the rest are single functions with a one-line why.',
   '',
   'Kept:',
   '',
@@ -433,7 +439,7 @@ export const handTunedNotes: readonly string[] = [
   "- `json/growing-text.ts` appendText, the streamed text and arguments flattened at each doubling of their length (said to keep garbage collection linear). Whole stores on `previous + piece` against the core, same events: store.apply of a 128k streamed message 0.98× (0.93× to 1.06×), of scenario 4's 128k draft 1.00× (0.94× to 1.06×), and scenario 4's 128k / 32k growth 1.00× (plain 3.54× to 4.18×, tuned 3.87× to 4.10×). The text and arguments now grow by `+`.",
   "- `json/growing-text.ts` GrowingText, the partial-JSON reader's open string as a short tail of pieces and a base of whole tails. Figure once in the source: \"at 128k characters one token's flatten took 1.6-2.5 ms\". A whole store with the reader on appendText against the core: store.apply of scenario 4's 128k draft 1.02× (1.00× to 1.03×); the reader alone on appendText 0.88× to 0.95×. The reader now grows its string by `+=`.",
   '- `json/json-patch.ts` Patcher: a one-op patch skipped the set of containers it had copied ("the set was a third of what a one-op patch allocates"). Scenario 1\'s 2,000 deltas: 0.97× (0.88× to 1.00×). Every patch now keeps the set.',
-  '- `json/json-patch.ts` checkInsert: a string value skipped measureJson while short of the limit. 0.95× (0.83× to 1.07×): measureJson sizes a string at once anyway.',
+  "- `json/json-patch.ts` checkInsert lets a string value through unread while its length keeps it under the limit. Not a constant factor: without it every replace of scenario 2's growing document scanned the whole string, and that scenario's store.apply / floor went from 0.15× to 2.80× (the run that removed it; on scenario 1's short values it had measured 0.95×, 0.83× to 1.07×). Kept, backed by scenario 2's rows.",
   '',
   'Measured on a machine whose load average stayed between 5 and 16 during these runs (other work on both cores); the figures of kept tricks moved by up to 3× between runs, their direction never.',
 ]

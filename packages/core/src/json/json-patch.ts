@@ -173,6 +173,10 @@ class Patcher {
   }
 
   private checkInsert(value: unknown, pathDepth: number, maxSize: number | undefined): void {
+    // A string is let through unread while its length alone keeps it under the limit: a document
+    // replaced delta by delta must not be scanned each time. Its exact size counts once the
+    // state's size bound passes the limit (state-rules.ts).
+    if (typeof value === 'string' && pathDepth <= this.maxDepth && (maxSize === undefined || value.length + 2 <= maxSize)) return
     const measure = measureJson(value, this.maxDepth - pathDepth, maxSize)
     if (measure.ok) return
     if (measure.kind === 'depth') reject(`value would be deeper than ${this.maxDepth}`, 'maxDepth')
