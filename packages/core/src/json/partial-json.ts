@@ -3,12 +3,12 @@
 // the open containers a chunk touches (its depth and their widths), never a re-parse.
 //
 // The reader is our own rather than @streamparser/json (which stays the oracle of the property
-// tests): the library was a quarter of what the core added to an app (5.7 of 21.4 kB gzip), and it
-// needed working around: no partial string while a chunk ends inside an escape, U+FEFF dropped at
-// the start of every string, tokens reported before they are validated, about 0.6 µs per write
-// whatever its length, and quadratic partial strings unless `stringBufferSize` is set.
+// tests): the library was a large share of what the core added to an app, and it needed working
+// around: no partial string while a chunk ends inside an escape, U+FEFF dropped at the start of
+// every string, tokens reported before they are validated, a fixed cost per write whatever its
+// length, and quadratic partial strings unless `stringBufferSize` is set. Bench scenario 4 times
+// both on the same chunks (bench/results.md).
 
-import { GrowingText } from './growing-text'
 import { deepEqual } from './json-value'
 
 export interface PartialJsonReader {
@@ -82,8 +82,6 @@ export function createPartialJsonReader(): PartialJsonReader {
   let held = ''
   /** The decoded text of the string or key being read. */
   let text = ''
-  /** `text` as it grows, kept a short rope (see GrowingText). */
-  const growing = new GrowingText()
   /** Strings only: where the string goes in the innermost container, and how much of it shows. */
   let slot: string | number | undefined
   let shownLength = 0
@@ -108,7 +106,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     // Most chunks of a long draft only extend the open string: they are appended, and the value
     // is rebuilt around the string when it is next read, not on every chunk.
     if (token === 'string' && held === '' && isPlainStringText(chunk)) {
-      text = growing.append(chunk)
+      text += chunk
       position += chunk.length
       stale = true
       return true
@@ -184,7 +182,6 @@ export function createPartialJsonReader(): PartialJsonReader {
     if ((expect === 'key' || expect === 'first-key') && code === QUOTE) {
       token = 'key'
       text = ''
-      growing.reset()
       return i + 1
     }
     if (expect === 'colon' && code === COLON) {
@@ -219,7 +216,6 @@ export function createPartialJsonReader(): PartialJsonReader {
       // A string shows as soon as it opens.
       token = 'string'
       text = ''
-      growing.reset()
       slot = nextSlot()
       shownLength = 0
       place(slot, '', false)
@@ -274,7 +270,7 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function append(piece: string): void {
-    if (piece !== '') text = growing.append(piece)
+    text += piece
   }
 
   function finishString(): void {

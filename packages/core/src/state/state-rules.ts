@@ -10,9 +10,9 @@ export interface StateRules<S> {
   /**
    * The last state this store measured, with its size (an upper bound on its JSON's length), so a
    * delta is checked against maxStateBytes without measuring the whole document again: a delta
-   * costs what it touches. One slot per store rather than a WeakMap of every state: WeakMap.set
-   * was 14% of a stream of replace deltas (measured), and a state the store did not just measure
-   * (after a rollback, say) costs one exact measurement, then sits in the slot.
+   * costs what it touches. One slot per store rather than a WeakMap of every state: a WeakMap
+   * write per delta costs more than the rest of the size check (bench/hand-tuned.ts), and a state
+   * the store did not just measure (after a rollback, say) costs one exact measurement, then sits in the slot.
    */
   sized?: { value: unknown; size: number }
 }
