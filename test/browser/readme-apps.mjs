@@ -117,7 +117,14 @@ try {
   run('npm', ['run', 'build', '--workspaces', '--silent'], root)
   const tarballs = join(work, 'tarballs')
   mkdirSync(tarballs)
-  const tarball = (name) => join(tarballs, run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, 'packages', name)).trim().split('\n').at(-1))
+  const tarball = (name) =>
+    join(
+      tarballs,
+      run('npm', ['pack', '--silent', '--pack-destination', tarballs], join(root, 'packages', name))
+        .trim()
+        .split('\n')
+        .at(-1),
+    )
   const core = tarball('core')
 
   const server = start(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], root, /AG-UI agents at (http:\S+)/, { PORT: '8000' })
