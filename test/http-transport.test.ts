@@ -174,7 +174,7 @@ describe('the reader', () => {
   })
 
   it('reads the body whole from a given fetch that cannot stream it', async () => {
-    const events = [ev.started(input), ev.text('m1', 'hi'), ev.finished(input)]
+    const events = [ev.started(input), ev.textStart('m1'), ev.text('m1', 'hi'), ev.textEnd('m1'), ev.finished(input)]
     const noStream = async () => ({ ok: true, status: 200, headers: new Headers(), body: null, text: async () => sse(events, '\r\n') }) as unknown as Response
     const outcome = await builtIn({ url: server.url, fetch: noStream }, input)
     expect(outcome).toEqual({ events, error: undefined })

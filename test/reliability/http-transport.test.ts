@@ -131,6 +131,19 @@ const faults: [string, Handler][] = [
   ['data that is not JSON', afterPrelude((x) => x.end(sse(['{not json}', ev.finished(input)])))],
   ['JSON that is not an event', afterPrelude((x) => x.end(sse(['[{"type":"RUN_FINISHED"}]', ev.finished(input)])))],
   ['an event with an empty type', afterPrelude((x) => x.end(sse(['{"type":""}', ev.finished(input)])))],
+  ['text content before its message starts', afterPrelude((x) => x.end(sse([ev.text('m9', 'orphan'), ev.finished(input)])))],
+  ['RUN_STARTED again inside the run', afterPrelude((x) => x.end(sse([ev.started(input), ev.finished(input)])))],
+  ['RUN_FINISHED while a text message is open', afterPrelude((x) => x.end(sse([ev.finished(input)])))],
+  ['an event before RUN_STARTED', reply([ev.delta({ op: 'replace', path: '/count', value: 3 }), ev.started(input), ev.finished(input)])],
+  [
+    'a step finished by another owner than the one that started it',
+    reply([
+      ev.started(input),
+      { type: 'STEP_STARTED', stepName: 'tools' },
+      { type: 'STEP_FINISHED', stepName: 'tools', subagentRunId: 's1' },
+      ev.finished(input),
+    ]),
+  ],
   ['RUN_ERROR mid-run', afterPrelude((x) => x.end(sse([ev.error('model overloaded', 'overloaded'), ev.finished(input)])))],
 ]
 
@@ -164,7 +177,7 @@ describe.each(['fetch', 'xhr'] as const)('the built-in transport, reading throug
       ['CRLF', '\r\n'],
       ['CR', '\r'],
     ])('gives the same events for every split point of a %s stream, inside UTF-8 characters and line endings', async (_name, eol) => {
-      const short = [ev.started(input), ev.text('m1', '€😀'), ev.finished(input)]
+      const short = [ev.started(input), ev.textStart('m1'), ev.text('m1', '€😀'), ev.textEnd('m1'), ev.finished(input)]
       const bytes = new TextEncoder().encode(`: ka${eol}${sse(short, eol)}`)
       let split = 0
       server.handle(async (x) => {
@@ -213,13 +226,13 @@ describe.each(['fetch', 'xhr'] as const)('the built-in transport, reading throug
 
     it('decodes invalid UTF-8 as U+FFFD instead of failing', async () => {
       const encoder = new TextEncoder()
-      const head = encoder.encode(`${sse([ev.started(input)])}data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a`)
+      const head = encoder.encode(`${sse([ev.started(input), ev.textStart('m1')])}data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a`)
       const bad = new Uint8Array([0x80, 0xe2, 0x82, 0x41, 0xed, 0xa0, 0x80])
-      const tail = encoder.encode(`z"}\n\n${sse([ev.finished(input)])}`)
+      const tail = encoder.encode(`z"}\n\n${sse([ev.textEnd('m1'), ev.finished(input)])}`)
       server.handle((x) => (x.start(), x.end(Buffer.concat([head, bad, tail]))))
       const outcome = await builtIn(reader).done
       expect(outcome.error).toBeUndefined()
-      expect((outcome.events[1] as unknown as { delta: string }).delta).toBe('a\uFFFD\uFFFDA\uFFFD\uFFFD\uFFFDz')
+      expect((outcome.events[2] as unknown as { delta: string }).delta).toBe('a\uFFFD\uFFFDA\uFFFD\uFFFD\uFFFDz')
     })
   })
 
@@ -480,6 +493,18 @@ describe.each(['fetch', 'xhr'] as const)('the built-in transport, reading throug
       expect(outcome.error).toMatchObject({ reason: 'incomplete' })
       expect(lastExchange().request.url).toBe('/agent/connect')
       expect(lastExchange().request.headers['last-event-id']).toBe('cursor-7')
+    })
+
+    it('verifies a connect stream that replays from RUN_STARTED, and not one that resumes mid-run from a cursor', async () => {
+      const connectUrl = `${server.url}/connect`
+      server.handle(reply([ev.started(input), ev.text('m9', 'orphan')]))
+      const replayed = await builtIn(reader, { connect: true }, { connectUrl }).done
+      expect(types(replayed.events)).toEqual(['RUN_STARTED'])
+      expect(replayed.error).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringContaining("No active text message found with ID 'm9'") })
+      server.handle(reply([ev.text('m1', 'rest'), ev.textEnd('m1'), ev.finished(input)]))
+      const resumed = await builtIn(reader, { connect: true, lastEventId: 'e7' }, { connectUrl }).done
+      expect(types(resumed.events)).toEqual(['TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED'])
+      expect(resumed.error).toMatchObject({ reason: 'incomplete' })
     })
 
     it('reports connect as not supported without a connectUrl, as for an agent without connect', async () => {

@@ -8,6 +8,7 @@ import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
 import { ERROR_BODY_LIMIT, type FetchFn, type ParsedEvent, SseFramer } from './sse'
+import { LifecycleVerifier } from './verify-lifecycle'
 
 export type HttpHeaders = Record<string, string>
 
@@ -34,7 +35,8 @@ const isTerminal = (type: string) => type === 'RUN_FINISHED' || type === 'RUN_ER
  * Streams one run from an AG-UI endpoint over HTTP, with the contract of `connectRun`: one call
  * is one run, nothing after its first RUN_FINISHED or RUN_ERROR is handed on, and the response is
  * then drained for `drainMs` (a completed request in the browser's network panel) before it is
- * cancelled. Events are handed on as parsed: the store expands chunks itself.
+ * cancelled. Events are handed on as parsed, their lifecycle order verified as connectRun's
+ * verifyEvents does; chunks are not expanded, as the store expands them itself.
  */
 export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   const run = new RunGuard(handlers, options)
@@ -108,6 +110,9 @@ class RunGuard {
   private timer: ReturnType<typeof setTimeout> | undefined
   private lastActivity = performance.now()
   private readonly framer: SseFramer
+  /** A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one. */
+  private verifier: LifecycleVerifier | undefined
+  private firstEvent = true
   /** Cancels the request: set by the reader once it has one. */
   onCancel: () => void = () => {}
 
@@ -163,6 +168,12 @@ class RunGuard {
     if (!this.open) return
     // Anything after the run's end means the server is not closing: stop reading.
     if (this.ended) return this.close()
+    if (this.firstEvent) {
+      this.firstEvent = false
+      if (!this.options.connect || event.type === 'RUN_STARTED') this.verifier = new LifecycleVerifier()
+    }
+    const outOfOrder = this.verifier?.check(event)
+    if (outOfOrder !== undefined) return this.stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
     this.handlers.event(event as BaseEvent)
     if (this.open && !this.options.connect && isTerminal(event.type)) {
       this.drain()
