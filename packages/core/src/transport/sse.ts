@@ -2,7 +2,8 @@
 // splits events on "\n\n" only, so CRLF (sse-starlette's default) and CR streams never parse; it also
 // dispatches an event cut off by the end of the stream. This layer reads the body as the HTML
 // Standard's event-stream grammar, checks each event's size and shape, and hands the parser one
-// canonical `data:` frame per event, which it cannot misread.
+// canonical `data:` frame per event, which it cannot misread. The built-in transport
+// (http-transport.ts) reads with the same framer and takes the parsed events straight from it.
 import { AgentStoreError } from '../errors'
 
 /** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
