@@ -10,6 +10,9 @@ import { HttpAgent } from '@ag-ui/client'
 import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core'
 import { type AgentStore, createAgentStore } from '../packages/core/src/index'
 import { defaultLimits } from '../packages/core/src/limits'
+import { connectRun } from '../packages/core/src/transport/connect-run'
+import { connectHttpRun } from '../packages/core/src/transport/http-transport'
+import type { RunHandlers } from '../packages/core/src/transport/run-contract'
 import { SseFramer, wrapFetch } from '../packages/core/src/transport/sse'
 import {
   assertProductionMode,
@@ -279,6 +282,112 @@ function transportRows(s: Stream, { plain, framed, framer, floor }: Transport, s
   ]
 }
 
+const benchInput = (): RunAgentInput => ({ threadId: THREAD_ID, runId: 'bench-run', state: {}, messages: [], tools: [], context: [], forwardedProps: {} })
+
+/** One run through a transport into handlers that only count: what reaching the store costs, without the store. */
+function intoHandlers<TContext>(
+  setup: () => TContext,
+  open: (context: TContext, input: RunAgentInput, handlers: RunHandlers) => void,
+  expected: number,
+): MeasureOptions<TContext> {
+  return {
+    setup,
+    run: (context) =>
+      new Promise<number>((resolve, reject) => {
+        let count = 0
+        const handlers: RunHandlers = { event: () => count++, end: (error) => (error ? reject(error) : resolve(count)) }
+        open(context, benchInput(), handlers)
+      }),
+    check: (_context, count) => {
+      if (count !== expected) throw new Error(`Sanity check failed: the transport handed on ${count} events, expected ${expected}`)
+    },
+  }
+}
+
+/** The floor of the HTTP path: a bare fetch that decodes the body, splits it into events and JSON.parses each. */
+function fetchFloor(url: string, expected: number): MeasureOptions<RunAgentInput> {
+  return {
+    setup: benchInput,
+    run: async (input) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(input),
+      })
+      const reader = response.body!.getReader()
+      const decoder = new TextDecoder()
+      let buffer = ''
+      let count = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return count
+        buffer += decoder.decode(value, { stream: true })
+        let start = 0
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
+          JSON.parse(buffer.slice(start + 'data: '.length, end))
+          count++
+          start = end + 2
+        }
+        buffer = buffer.slice(start)
+      }
+    },
+    check: (_input, count) => {
+      if (count !== expected) throw new Error(`Sanity check failed: the floor parsed ${count} events, expected ${expected}`)
+    },
+  }
+}
+
+/**
+ * The built-in transport against connectRun with an HttpAgent (both into counting handlers, the
+ * store left out), @ag-ui/client's runAgent and the floor, measured in the same rounds but runAgent.
+ */
+async function builtInRows(s: Stream, url: string, runAgent: { ms: number; note: string }): Promise<Row[]> {
+  const builtIn = intoHandlers(
+    () => undefined,
+    (_none, input, handlers) => connectHttpRun({ url }, input, handlers),
+    s.events,
+  )
+  const viaHttpAgent = intoHandlers(
+    () => new HttpAgent({ url, threadId: THREAD_ID }),
+    (agent, input, handlers) => connectRun(agent, input, handlers),
+    s.events,
+  )
+  const [ours, theirs, floor] = await measureInterleaved([builtIn, viaHttpAgent, fetchFloor(url, s.events)], { warmup: 3, trials: 15, alternate: true })
+  const overFloor = pairedRatio(ours, floor)
+  const overHttpAgent = pairedRatio(theirs, ours)
+  return [
+    {
+      name: 'built-in transport (connectHttpRun, fetch reader) into handlers',
+      value: perSecond(s.events, ours.median),
+      note: `POST, the store's SseFramer, one JSON.parse per event, no store: ${formatTime(ours.median)}, ${describeTiming(ours)}`,
+    },
+    {
+      name: 'connectRun with an HttpAgent into handlers',
+      value: perSecond(s.events, theirs.median),
+      note: `HttpAgent.run() through the store's wrapFetch, transformChunks and verifyEvents, no store: ${formatTime(theirs.median)}, ${describeTiming(theirs)}`,
+    },
+    {
+      name: 'floor: bare fetch, split, JSON.parse',
+      value: perSecond(s.events, floor.median),
+      note: `${formatTime(floor.median)}, ${describeTiming(floor)}`,
+    },
+    { name: 'built-in transport / floor', value: formatRatio(overFloor), target: '≤ 2×', pass: overFloor <= 2, note: describePairedRatio(ours, floor) },
+    {
+      name: 'connectRun with HttpAgent / built-in transport',
+      value: formatRatio(overHttpAgent),
+      target: '> 1×',
+      pass: overHttpAgent > 1,
+      note: describePairedRatio(theirs, ours),
+    },
+    {
+      name: '@ag-ui/client runAgent / built-in transport',
+      value: formatRatio(runAgent.ms / ours.median),
+      target: 'report',
+      note: `ratio of the medians, measured in other rounds: ${runAgent.note}`,
+    },
+  ]
+}
+
 async function benchText(server: Server): Promise<Row[]> {
   const text = buildText(128 * 1024, 4)
   const events = messageEvents(text).events
@@ -320,6 +429,7 @@ async function benchText(server: Server): Promise<Row[]> {
       note: `median of ${against.ratios.length} rounds' ratios (${against.ratios.map(formatRatio).join(', ')}), each one runAgent over the median of the three store runs after it`,
     },
     ...transportRows(s, transportOf(transport), overHttp),
+    ...(await builtInRows(s, url, { ms: against.slow.median, note: `runAgent ${formatTime(against.slow.median)} a run` })),
   ].map((row) => ({ scenario: SCENARIO_TEXT, ...row }))
 }
 
@@ -385,6 +495,10 @@ async function benchState(server: Server): Promise<Row[]> {
       target: 'report',
     },
     ...transportRows(full, transportOf(transport), storeFull),
+    ...(await builtInRows(full, server.url(full), {
+      ms: clientEmpty.median + clientPerDelta * deltaCount,
+      note: `runAgent on the whole stream estimated from its per-delta time above: ${formatTime(clientEmpty.median)} + ${formatCount(deltaCount)} × ${formatTime(clientPerDelta)}`,
+    })),
   ].map((row) => ({ scenario: SCENARIO_STATE, ...row }))
 }
 

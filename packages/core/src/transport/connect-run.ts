@@ -3,36 +3,10 @@ import { AGUIConnectNotImplementedError, AGUIError, type BaseEvent, EventType, t
 import { type MonoTypeOperatorFunction, Observable, Subject, Subscription } from 'rxjs'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
+import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
 
-export interface RunHandlers {
-  /** Each event as the agent streams it, chunks expanded and lifecycle order verified. */
-  event(event: BaseEvent): void
-  /**
-   * The stream ended. Without an error: right after its RUN_FINISHED or RUN_ERROR (never in a
-   * `connect` stream, where terminal events end replayed runs). With one: it failed or stopped
-   * early; `lastEventId` is the SSE id of the last event received, where a resume can start.
-   */
-  end(error: AgentStoreError | undefined, lastEventId?: string): void
-}
-
-export interface RunConnection {
-  /** Stops listening and cancels the request; no handler is called afterwards. */
-  cancel(): void
-}
-
-export interface ConnectOptions {
-  /** Largest SSE event an HttpAgent may receive, in UTF-8 bytes of its data (default `defaultLimits.maxEventBytes`). */
-  maxEventBytes?: number
-  /** Ends the run with TRANSPORT (`reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. */
-  timeoutMs?: number
-  /** After RUN_FINISHED or RUN_ERROR, how long the server may take to close the response before it is cancelled (default 2,000 ms). */
-  drainMs?: number
-  /** Through the agent's `connect`: a replay of the thread's runs, each with its terminal event, then the live rest. */
-  connect?: boolean
-  /** Sent as `Last-Event-ID` with a `connect` request of an HttpAgent: a server that keeps a cursor sends only what came after it. */
-  lastEventId?: string
-}
+export type { ConnectOptions, RunConnection, RunHandlers }
 
 /** An HttpAgent, or anything shaped like one: it fetches `url` through its public `fetch` field. */
 type FetchingAgent = AbstractAgent & { url: string; fetch: FetchFn }

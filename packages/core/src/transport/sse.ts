@@ -2,13 +2,14 @@
 // splits events on "\n\n" only, so CRLF (sse-starlette's default) and CR streams never parse; it also
 // dispatches an event cut off by the end of the stream. This layer reads the body as the HTML
 // Standard's event-stream grammar, checks each event's size and shape, and hands the parser one
-// canonical `data:` frame per event, which it cannot misread.
+// canonical `data:` frame per event, which it cannot misread. The built-in transport
+// (http-transport.ts) reads with the same framer and takes the parsed events straight from it.
 import { AgentStoreError } from '../errors'
 
 /** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
 const PROTO_MEDIA_TYPE = 'application/vnd.ag-ui.event+proto'
 /** An error body is only read for its status: a hostile one cannot make the client read forever. */
-const ERROR_BODY_LIMIT = 64 * 1024
+export const ERROR_BODY_LIMIT = 64 * 1024
 
 const LF = 0x0a
 const CR = 0x0d
@@ -102,7 +103,15 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
   )
 }
 
-/** Incremental event-stream parser over bytes. CR and LF never occur inside a UTF-8 sequence, so lines split safely before decoding. */
+/** An event as the stream carried it, parsed once and checked to be an object with a non-empty string `type`. */
+export type ParsedEvent = { type: string } & Record<string, unknown>
+
+/**
+ * Incremental event-stream parser over bytes. CR and LF never occur inside a UTF-8 sequence, so
+ * lines split safely before decoding. Each complete event is parsed once; with `onEvent` it is
+ * handed there, as it completes, and `push` gives no output; without it, the original bytes come
+ * out re-framed, for a parser downstream.
+ */
 export class SseFramer {
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true })
   /** The line still arriving, in pieces. */
@@ -123,6 +132,7 @@ export class SseFramer {
   constructor(
     private readonly maxEventBytes: number,
     private readonly onEventId?: (id: string) => void,
+    private readonly onEvent?: (event: ParsedEvent) => void,
   ) {}
 
   /** Frames for the complete events in `chunk`, and the error that stopped it, if any. */
@@ -223,6 +233,7 @@ export class SseFramer {
     if (typeof type !== 'string' || type === '') {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
     }
+    if (this.onEvent) return this.onEvent(event as ParsedEvent)
     // The original bytes, one data line each: the parser joins them with "\n" again.
     for (const value of lines) this.emit(DATA_PREFIX, value, NEWLINE)
     this.emit(NEWLINE)

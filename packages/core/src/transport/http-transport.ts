@@ -1,0 +1,348 @@
+// The built-in AG-UI HTTP transport: POST the RunAgentInput, read the server-sent events with the
+// store's own framer (one JSON.parse per event), no @ag-ui/client, no rxjs. It reads the body
+// through fetch where fetch can stream it, and through XMLHttpRequest progress events where it
+// cannot (React Native, old WebViews). Both readers feed the same run guard, so every guarantee
+// (framing, limits, truncation, timeouts, cancel, HTTP errors, drain) is one piece of code.
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
+import { defaultLimits } from '../limits'
+import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
+import { ERROR_BODY_LIMIT, type FetchFn, type ParsedEvent, SseFramer } from './sse'
+import { LifecycleVerifier } from './verify-lifecycle'
+
+export type HttpHeaders = Record<string, string>
+
+export interface HttpEndpoint {
+  /** Where runs are POSTed. */
+  url: string
+  /** Sent with every request; a function is called once per request (a token that expires), and may return a promise. */
+  headers?: HttpHeaders | (() => HttpHeaders | Promise<HttpHeaders>)
+  /** The fetch to use (credentials, `expo/fetch`); the global one by default. */
+  fetch?: FetchFn
+  /**
+   * How the body is read: `fetch` streams it through `response.body.getReader()`, `xhr` through
+   * XMLHttpRequest progress events. By default `fetch` where it can stream (or when one is
+   * given), `xhr` where it cannot.
+   */
+  reader?: 'fetch' | 'xhr'
+  /** Where `connect` requests go (a replay of the thread, then the live rest); without it, connect is not supported. */
+  connectUrl?: string
+}
+
+const isTerminal = (type: string) => type === 'RUN_FINISHED' || type === 'RUN_ERROR'
+
+/**
+ * Streams one run from an AG-UI endpoint over HTTP, with the contract of `connectRun`: one call
+ * is one run, nothing after its first RUN_FINISHED or RUN_ERROR is handed on, and the response is
+ * then drained for `drainMs` (a completed request in the browser's network panel) before it is
+ * cancelled. Events are handed on as parsed, their lifecycle order verified as connectRun's
+ * verifyEvents does; chunks are not expanded, as the store expands them itself.
+ */
+export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
+  const run = new RunGuard(handlers, options)
+  const connection = { cancel: () => run.cancel() }
+  const connect = options.connect === true
+  const url = connect ? endpoint.connectUrl : endpoint.url
+  if (url === undefined) {
+    // As connectRun reports an agent whose connect is AbstractAgent's own.
+    run.fail(new AgentStoreError('RECONNECT', 'The agent does not implement connect', { reason: 'not-supported' }))
+    return connection
+  }
+  const cursor = connect ? options.lastEventId : undefined
+  const read = chooseReader(endpoint) === 'xhr' ? readWithXhr : readWithFetch
+  requestHeaders(endpoint.headers, cursor).then(
+    (headers) => {
+      if (run.open) read({ url, headers, body: JSON.stringify(withoutNullSubagents(input)), fetch: endpoint.fetch }, run)
+    },
+    (error: unknown) => run.fail(networkError(error)),
+  )
+  return connection
+}
+
+function chooseReader(endpoint: HttpEndpoint): 'fetch' | 'xhr' {
+  if (endpoint.reader) return endpoint.reader
+  if (endpoint.fetch) return 'fetch'
+  return fetchCanStream() || typeof XMLHttpRequest === 'undefined' ? 'fetch' : 'xhr'
+}
+
+/** A fetch whose responses have a readable body stream: React Native's has neither ReadableStream nor `Response.body`. */
+const fetchCanStream = () =>
+  typeof fetch === 'function' && typeof ReadableStream === 'function' && typeof Response === 'function' && 'body' in Response.prototype
+
+/** HttpAgent's headers, in its order: the endpoint's, then the two the protocol needs (and a resume cursor). */
+async function requestHeaders(headers: HttpEndpoint['headers'], cursor: string | undefined): Promise<HttpHeaders> {
+  const own = typeof headers === 'function' ? await headers() : headers
+  return {
+    ...own,
+    'Content-Type': 'application/json',
+    Accept: 'text/event-stream',
+    ...(cursor === undefined ? {} : { 'Last-Event-ID': cursor }),
+  }
+}
+
+/** As HttpAgent sends it: a null `subagentRunId` is not valid on the wire, absent is. */
+function withoutNullSubagents(input: RunAgentInput): RunAgentInput {
+  if (!input.messages.some((message) => (message as { subagentRunId?: unknown }).subagentRunId === null)) return input
+  const messages = input.messages.map((message) => {
+    if ((message as { subagentRunId?: unknown }).subagentRunId !== null) return message
+    const { subagentRunId: _null, ...rest } = message as typeof message & { subagentRunId?: unknown }
+    return rest as typeof message
+  })
+  return { ...input, messages }
+}
+
+interface Request {
+  url: string
+  headers: HttpHeaders
+  body: string
+  fetch: FetchFn | undefined
+}
+
+/**
+ * One run's end-to-end rules, whatever reads the body: the idle timer, the framer, the first
+ * terminal event, the drain, and at most one `end`. A reader reports bytes, the end of the body,
+ * or why it failed, and gives `onCancel` the way to stop its request.
+ */
+class RunGuard {
+  open = true
+  private ended = false
+  private lastEventId: string | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private lastActivity = performance.now()
+  private readonly framer: SseFramer
+  /** A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one. */
+  private verifier: LifecycleVerifier | undefined
+  private firstEvent = true
+  /** Cancels the request: set by the reader once it has one. */
+  onCancel: () => void = () => {}
+
+  constructor(
+    private readonly handlers: RunHandlers,
+    private readonly options: ConnectOptions,
+  ) {
+    const onEventId = (id: string) => {
+      this.lastEventId = id === '' ? undefined : id
+    }
+    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, onEventId, (event) => this.deliver(event))
+    const { timeoutMs } = options
+    // One timer per run, re-armed only when it fires early: busy streams cost a clock read per chunk.
+    if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) this.watch(timeoutMs, timeoutMs)
+  }
+
+  cancel() {
+    if (this.open) this.close()
+  }
+
+  /** Bytes or headers arrived: the agent is alive. */
+  touch() {
+    this.lastActivity = performance.now()
+  }
+
+  /** Body bytes, in any slicing. */
+  bytes(chunk: Uint8Array) {
+    this.touch()
+    const { error } = this.framer.push(chunk)
+    if (error && this.open) {
+      // Garbage after the run's end is never the run's failure, but the reading stops.
+      if (this.ended) this.close()
+      else this.stop(error)
+    }
+  }
+
+  /** The body ended by itself: read to its end, nothing to cancel. */
+  complete() {
+    if (!this.open) return
+    if (!this.ended) return this.stop(new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
+    this.open = false
+    clearTimeout(this.timer)
+  }
+
+  /** The request failed: after the run's end that is only the end of the drain. */
+  fail(error: AgentStoreError) {
+    if (!this.open) return
+    if (this.ended) return this.complete()
+    this.stop(error)
+  }
+
+  private deliver(event: ParsedEvent) {
+    if (!this.open) return
+    // Anything after the run's end means the server is not closing: stop reading.
+    if (this.ended) return this.close()
+    if (this.firstEvent) {
+      this.firstEvent = false
+      if (!this.options.connect || event.type === 'RUN_STARTED') this.verifier = new LifecycleVerifier()
+    }
+    const outOfOrder = this.verifier?.check(event)
+    if (outOfOrder !== undefined) return this.stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
+    this.handlers.event(event as BaseEvent)
+    if (this.open && !this.options.connect && isTerminal(event.type)) {
+      this.drain()
+      this.handlers.end(undefined)
+    }
+  }
+
+  private watch(limit: number, delay: number) {
+    this.timer = setTimeout(() => {
+      const idle = performance.now() - this.lastActivity
+      if (idle < limit) return this.watch(limit, limit - idle)
+      this.stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
+    }, delay)
+  }
+
+  private drain() {
+    this.ended = true
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.close(), this.options.drainMs ?? 2_000)
+  }
+
+  private stop(error: AgentStoreError) {
+    if (!this.open) return
+    if (this.ended) return this.close()
+    this.close()
+    this.handlers.end(error, this.lastEventId)
+  }
+
+  private close() {
+    this.open = false
+    clearTimeout(this.timer)
+    this.onCancel()
+  }
+}
+
+/** An HTTP error, as connectRun reports HttpAgent's: the status in the details, the body (capped) only in the cause. */
+function httpError(status: number, contentType: string, text: string): AgentStoreError {
+  let payload: unknown = text
+  if (contentType.includes('application/json')) {
+    try {
+      payload = JSON.parse(text)
+    } catch {
+      // Kept as text.
+    }
+  }
+  const cause = Object.assign(new Error(`HTTP ${status}: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}`), { status, payload })
+  return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
+}
+
+function networkError(error: unknown): AgentStoreError {
+  if (error instanceof AgentStoreError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
+}
+
+const isOk = (status: number) => status >= 200 && status < 300
+
+async function readWithFetch(request: Request, run: RunGuard) {
+  const controller = new AbortController()
+  run.onCancel = () => controller.abort()
+  const fetchFn = request.fetch ?? ((url: string, init: RequestInit) => fetch(url, init))
+  try {
+    const response = await fetchFn(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: controller.signal })
+    if (!run.open) return
+    run.touch()
+    if (!isOk(response.status)) {
+      const text = await readErrorBody(response, run)
+      return run.fail(httpError(response.status, response.headers.get('content-type') ?? '', text))
+    }
+    const reader = response.body && typeof response.body.getReader === 'function' ? response.body.getReader() : undefined
+    if (!reader) {
+      // A fetch that cannot stream (an injected one): the body whole, through the same framer.
+      const text = await response.text()
+      if (!run.open) return
+      run.bytes(new TextEncoder().encode(text))
+      return run.complete()
+    }
+    run.onCancel = () => {
+      controller.abort()
+      reader.cancel().catch(() => {})
+    }
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (!run.open) return
+      if (done) return run.complete()
+      run.bytes(value)
+    }
+  } catch (error) {
+    run.fail(networkError(error))
+  }
+}
+
+/** At most ERROR_BODY_LIMIT bytes of an error body: a hostile one cannot make the client read forever. */
+async function readErrorBody(response: Response, run: RunGuard): Promise<string> {
+  const reader = response.body?.getReader()
+  if (!reader) return (await response.text()).slice(0, ERROR_BODY_LIMIT)
+  const decoder = new TextDecoder()
+  let text = ''
+  let seen = 0
+  try {
+    while (seen < ERROR_BODY_LIMIT && run.open) {
+      const { done, value } = await reader.read()
+      if (done) break
+      run.touch()
+      const part = value.subarray(0, ERROR_BODY_LIMIT - seen)
+      seen += part.length
+      text += decoder.decode(part, { stream: true })
+    }
+  } catch {
+    // What arrived is enough: the status is what the error reports.
+  }
+  reader.cancel().catch(() => {})
+  return text + decoder.decode()
+}
+
+const HEADERS_RECEIVED = 2
+const DONE = 4
+
+/**
+ * The body through XMLHttpRequest progress events, where fetch cannot stream. `responseText`
+ * grows as bytes arrive; each new slice goes to the framer as UTF-8 again, so the event size
+ * limit still counts the bytes the server sent.
+ */
+function readWithXhr(request: Request, run: RunGuard) {
+  if (typeof XMLHttpRequest === 'undefined') return run.fail(networkError(new Error('XMLHttpRequest is not available')))
+  const xhr = new XMLHttpRequest()
+  const encoder = new TextEncoder()
+  let read = 0
+  let settled = false
+  run.onCancel = () => {
+    settled = true
+    xhr.abort()
+  }
+  const take = () => {
+    // Status 0: the request failed, and `error` says so next (its responseText is already gone).
+    if (settled || !run.open || xhr.readyState < HEADERS_RECEIVED || xhr.status === 0) return
+    run.touch()
+    const text = xhr.responseText
+    if (!isOk(xhr.status)) {
+      if (text.length < ERROR_BODY_LIMIT && xhr.readyState !== DONE) return
+      const error = httpError(xhr.status, xhr.getResponseHeader('content-type') ?? '', text.slice(0, ERROR_BODY_LIMIT))
+      settled = true
+      xhr.abort()
+      return run.fail(error)
+    }
+    if (text.length > read) {
+      const slice = text.slice(read)
+      read = text.length
+      run.bytes(encoder.encode(slice))
+    }
+    if (xhr.readyState === DONE && run.open) {
+      settled = true
+      run.complete()
+    }
+  }
+  xhr.onreadystatechange = take
+  xhr.onprogress = take
+  xhr.onload = take
+  xhr.onerror = () => {
+    if (settled) return
+    settled = true
+    run.fail(networkError(new TypeError('Network request failed')))
+  }
+  try {
+    xhr.open('POST', request.url)
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
+    xhr.send(request.body)
+  } catch (error) {
+    settled = true
+    run.fail(networkError(error))
+  }
+}
