@@ -1,4 +1,5 @@
-// One listener set for the store and the threads registry, so both keep the same promise: a
+// One listener set for everything the shell calls back: the store's subscribers, its event
+// listeners and observers, and the threads registry's subscribers. Each keeps the same promise: a
 // listener added during a notification waits for the next one, and one removed during it (by
 // itself or by another listener) is not called again. The list is copied on add and remove,
 // never per notification: a notification (one per streamed token) allocates nothing.
@@ -7,11 +8,16 @@ export interface ListenerSet<A, B> {
   add(listener: (a: A, b: B) => void): () => void
   /** Calls each listener; one that throws is passed to `thrown` and the others are still called. */
   notify(a: A, b: B): void
+  /** How many listeners there are: a caller with an argument to build builds it for someone. */
+  readonly size: number
 }
 
 export function createListenerSet<A, B>(thrown: (error: unknown) => void): ListenerSet<A, B> {
   let entries: readonly { listener: (a: A, b: B) => void; active: boolean }[] = []
   return {
+    get size() {
+      return entries.length
+    },
     add(listener) {
       const entry = { listener, active: true }
       entries = [...entries, entry]
@@ -22,7 +28,10 @@ export function createListenerSet<A, B>(thrown: (error: unknown) => void): Liste
       }
     },
     notify(a, b) {
-      for (const entry of entries) {
+      // Indexed: a for…of sets up an iterator even over the empty list most notifications find.
+      const current = entries
+      for (let i = 0; i < current.length; i++) {
+        const entry = current[i]!
         if (!entry.active) continue
         try {
           entry.listener(a, b)
