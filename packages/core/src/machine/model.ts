@@ -1,4 +1,4 @@
-import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
+import type { Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
 import type { AgentStoreError } from '../errors'
 import type { Edit } from '../state/edit-merge'
 import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from '../types'
@@ -196,8 +196,12 @@ export type Effect =
   /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
   | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
   | { type: 'report'; error: AgentStoreError }
-  /** An event the store took in (applied, or ignored as unknown), for the onEvent listeners; always the last effect. */
-  | { type: 'show'; event: BaseEvent }
+  /**
+   * The step's input was an event the store took in (applied, or ignored as unknown): the onEvent
+   * listeners see it. Always the last effect. It names no event: the input's is the one, and a
+   * token's step allocates nothing for it.
+   */
+  | { type: 'show' }
   /**
    * The model changed and the store persists: `urgent` for a change a reload must not lose (every
    * command, and an event that delivers answers, changes the run's status or its confirmations),

@@ -1,4 +1,4 @@
-import { type BaseEvent, type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
+import { type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { isPlainObject } from '../json/json-value'
 import { type ChunkEvent, expandChunk, isChunk } from '../snapshot/chunks'
@@ -39,6 +39,9 @@ export type Input<S> =
   | { type: 'reconnect'; requestId: string }
 
 const none: readonly Effect[] = Object.freeze([])
+const show: Effect = Object.freeze({ type: 'show' })
+/** The effects of most events: shown, nothing else. */
+const shownOnly: readonly Effect[] = Object.freeze([show])
 
 export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
   const step = handle(model, input, config, memo)
@@ -61,8 +64,8 @@ const persistLater: Effect = Object.freeze({ type: 'persist', urgent: false })
 function persistence<S>(input: Input<S>, before: Model<S>, step: Step<S>): Effect {
   const after = step.model
   if (input.type !== 'event' || before.outbox !== after.outbox) return persistNow
-  const shown = step.effects[step.effects.length - 1]
-  if (shown?.type === 'show' && isStreamed(shown.event.type)) return persistLater
+  const taken = step.effects[step.effects.length - 1] === show
+  if (taken && isStreamed((input.event as { type: unknown }).type)) return persistLater
   const { status, confirmations } = before.snapshot
   return status !== after.snapshot.status || confirmations !== after.snapshot.confirmations ? persistNow : persistLater
 }
@@ -135,7 +138,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   }
   if (type === undefined) {
     // An event type from a newer protocol: ignored, but listeners still see it.
-    return { model: delivered, effects: [{ type: 'show', event: raw as BaseEvent }] }
+    return { model: delivered, effects: shownOnly }
   }
   const event = raw as Event
   try {
@@ -146,9 +149,8 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
       for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config, memo)
     } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-    // Most events have no other effect: a list of one, exactly sized, rather than a grown one.
-    if (effects.length === 0) return { model: next, effects: [{ type: 'show', event }] }
-    effects.push({ type: 'show', event })
+    if (effects.length === 0) return { model: next, effects: shownOnly }
+    effects.push(show)
     return { model: next, effects }
   } catch (error) {
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)

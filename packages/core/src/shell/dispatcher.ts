@@ -15,8 +15,8 @@ export interface Command {
   reject(error: unknown): void
 }
 
-/** What carries out each kind of effect. */
-export type EffectHandlers = { readonly [K in Effect['type']]: (effect: Extract<Effect, { type: K }>) => void }
+/** What carries out each kind of effect, given the input whose step asked for it. */
+export type EffectHandlers<S> = { readonly [K in Effect['type']]: (effect: Extract<Effect, { type: K }>, input: Input<S>) => void }
 
 /** Called after every transition with its input and the models around it. */
 export type Observer<S> = (input: Input<S>, before: Model<S>, after: Model<S>) => void
@@ -37,7 +37,7 @@ export interface DispatcherOptions<S> {
   readonly config: MachineConfig<S>
   readonly memo: Memo<S>
   readonly listeners: ListenerSet<AgentSnapshot<S>, AgentSnapshot<S>>
-  readonly effects: EffectHandlers
+  readonly effects: EffectHandlers<S>
   /** A command whose transition opened a request settles once that request is released. */
   readonly awaitRelease: (requestId: string, settle: () => void) => void
   readonly report: (error: AgentStoreError) => void
@@ -92,12 +92,16 @@ export function createDispatcher<S>({ model: start, config, memo, listeners, eff
     publish(result.model)
     // A command that changed nothing (abort() when idle, React StrictMode's cleanup) leaves the store untouched.
     if (result.model !== before) touched = true
-    if (observers.size > 0) observers.notify(input, { before, after: result.model })
+    if (observers.size > 0) tellObservers(input, before, result.model)
     const done = result.effects
     for (let i = 0; i < done.length; i++) {
       const effect = done[i]!
-      if (!replaying || effect.type !== 'start') (effects[effect.type] as (effect: Effect) => void)(effect)
+      if (!replaying || effect.type !== 'start') (effects[effect.type] as (effect: Effect, input: Input<S>) => void)(effect, input)
     }
+  }
+
+  function tellObservers(input: Input<S>, before: Model<S>, after: Model<S>) {
+    observers.notify(input, { before, after })
   }
 
   function settleWhenDone(command: Command, done: readonly Effect[]) {

@@ -14,24 +14,21 @@ export interface ListenerSet<A, B> {
 
 export function createListenerSet<A, B>(thrown: (error: unknown) => void): ListenerSet<A, B> {
   let entries: readonly { listener: (a: A, b: B) => void; active: boolean }[] = []
-  return {
-    get size() {
-      return entries.length
-    },
-    add(listener) {
+  const set = {
+    size: 0,
+    add(listener: (a: A, b: B) => void) {
       const entry = { listener, active: true }
       entries = [...entries, entry]
+      set.size = entries.length
       return () => {
         if (!entry.active) return
         entry.active = false
         entries = entries.filter((other) => other !== entry)
+        set.size = entries.length
       }
     },
-    notify(a, b) {
-      // Indexed: a for…of sets up an iterator even over the empty list most notifications find.
-      const current = entries
-      for (let i = 0; i < current.length; i++) {
-        const entry = current[i]!
+    notify(a: A, b: B) {
+      for (const entry of entries) {
         if (!entry.active) continue
         try {
           entry.listener(a, b)
@@ -41,4 +38,5 @@ export function createListenerSet<A, B>(thrown: (error: unknown) => void): Liste
       }
     },
   }
+  return set
 }

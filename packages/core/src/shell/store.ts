@@ -107,8 +107,8 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
       connect: requests.open,
       release: requests.release,
       report: ({ error }) => report(error),
-      show: ({ event }) => {
-        if (eventListeners.size > 0) eventListeners.notify(event, dispatcher.model().snapshot)
+      show: (_, input) => {
+        if (eventListeners.size > 0 && input.type === 'event') eventListeners.notify(input.event as BaseEvent, dispatcher.model().snapshot)
       },
       persist: ({ urgent }) => hydration.persist(urgent),
     },

@@ -81,7 +81,7 @@ describe('apply() events with their effects', () => {
       reason: 'orphan-result',
       message: 'TOOL_CALL_RESULT for tool call hidden, which the conversation never showed: dropped',
     })
-    expect(step.effects[1]).toStrictEqual(show(event))
+    expect(step.effects[1]).toStrictEqual(show)
   })
 
   it('a chunk stream expands into the events it stands for', () => {

@@ -62,8 +62,8 @@ export type Machine = ReturnType<typeof machine>
 
 export const release = (requestId: string, how: 'drain' | 'cancel' | 'none'): Effect => ({ type: 'release', requestId, how })
 
-/** The `show` effect of an event the store took in. */
-export const show = (event: unknown): Effect => ({ type: 'show', event: event as Extract<Effect, { type: 'show' }>['event'] })
+/** The `show` effect: the step took in its event, for the onEvent listeners. */
+export const show: Effect = { type: 'show' }
 
 /** The effects of a step without its `show`: what it asks of the requests and the reports. */
 export const withoutShow = (step: Step<S>) => step.effects.filter((effect) => effect.type !== 'show')
