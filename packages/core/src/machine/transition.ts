@@ -49,12 +49,17 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  if (config.persists && next !== model) return { model: next, effects: [persistence(input, model, step), ...step.effects] }
+  if (config.persists && next !== model) return { model: next, effects: withWrite(persistence(input, model, step), step.effects) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
 const persistNow: Effect = Object.freeze({ type: 'persist', urgent: true })
 const persistLater: Effect = Object.freeze({ type: 'persist', urgent: false })
+const writtenLaterAndShown: readonly Effect[] = Object.freeze([persistLater, show])
+
+/** The write first; a token's step in a persisted store (written later, shown) allocates nothing either. */
+const withWrite = (write: Effect, effects: readonly Effect[]): readonly Effect[] =>
+  write === persistLater && effects === shownOnly ? writtenLaterAndShown : [write, ...effects]
 
 /**
  * Whether a reload may lose the change. A streamed token taken in never changes the status or the

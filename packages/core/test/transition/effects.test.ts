@@ -77,6 +77,15 @@ describe('persistence', () => {
     expect(m.step({ type: 'setState', update: { n: 3 } }).effects[0]).toStrictEqual(persistNow)
   })
 
+  it('tokens of a persisted store share one frozen list: written later, shown', () => {
+    const m = persisting()
+    m.events([ev.runStarted('r1'), ev.textStart('a1')])
+    const [first, second] = m.events([ev.text('a1', 'a'), ev.text('a1', 'b')]).map((step) => step.effects)
+    expect(first).toStrictEqual([persistLater, show])
+    expect(second).toBe(first)
+    expect(Object.isFrozen(first)).toBe(true)
+  })
+
   it('the event that delivers answers is urgent, though it changes no status', () => {
     const m = interrupted([{ id: 'i1', reason: 'input_required' }], { persists: true })
     m.step(approve('i1'))
