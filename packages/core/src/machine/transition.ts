@@ -40,8 +40,14 @@ export type Input<S> =
 
 const none: readonly Effect[] = Object.freeze([])
 const show: Effect = Object.freeze({ type: 'show' })
+/**
+ * A streamed token's show: the same data, its own object, so the write's urgency goes by it. The
+ * token was told by its type as the protocol's constant, where a later check would compare strings.
+ */
+const showToken: Effect = Object.freeze({ type: 'show' })
 /** The effects of most events: shown, nothing else. */
 const shownOnly: readonly Effect[] = Object.freeze([show])
+const tokenShown: readonly Effect[] = Object.freeze([showToken])
 
 export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
   const step = handle(model, input, config, memo)
@@ -49,17 +55,19 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  if (config.persists && next !== model) return { model: next, effects: withWrite(persistence(input, model, step), step.effects) }
+  if (config.persists && next !== model) return { model: next, effects: withWrite(input, model, step) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
 const persistNow: Effect = Object.freeze({ type: 'persist', urgent: true })
 const persistLater: Effect = Object.freeze({ type: 'persist', urgent: false })
-const writtenLaterAndShown: readonly Effect[] = Object.freeze([persistLater, show])
+const tokenWrittenLater: readonly Effect[] = Object.freeze([persistLater, showToken])
 
-/** The write first; a token's step in a persisted store (written later, shown) allocates nothing either. */
-const withWrite = (write: Effect, effects: readonly Effect[]): readonly Effect[] =>
-  write === persistLater && effects === shownOnly ? writtenLaterAndShown : [write, ...effects]
+/** The write first. A token's step, the common one, is written later and shares one frozen list. */
+function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonly Effect[] {
+  if (step.effects === tokenShown) return tokenWrittenLater
+  return [persistence(input, before, step), ...step.effects]
+}
 
 /**
  * Whether a reload may lose the change. A streamed token taken in never changes the status or the
@@ -69,8 +77,7 @@ const withWrite = (write: Effect, effects: readonly Effect[]): readonly Effect[]
 function persistence<S>(input: Input<S>, before: Model<S>, step: Step<S>): Effect {
   const after = step.model
   if (input.type !== 'event' || before.outbox !== after.outbox) return persistNow
-  const taken = step.effects[step.effects.length - 1] === show
-  if (taken && isStreamed((input.event as { type: unknown }).type)) return persistLater
+  if (step.effects[step.effects.length - 1] === showToken) return persistLater
   const { status, confirmations } = before.snapshot
   return status !== after.snapshot.status || confirmations !== after.snapshot.confirmations ? persistNow : persistLater
 }
@@ -117,7 +124,7 @@ function isOrphanOfAnswer<S>(model: Model<S>, toolCallId: string): boolean {
 const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
 
 /** The events that stream by the thousand, by their constants: a token changes no status, confirmation or answer. */
-const isStreamed = (type: unknown) =>
+const isStreamed = (type: EventType) =>
   type === EventType.TEXT_MESSAGE_CONTENT || type === EventType.REASONING_MESSAGE_CONTENT || type === EventType.TOOL_CALL_ARGS
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
@@ -154,8 +161,9 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
       for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config, memo)
     } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-    if (effects.length === 0) return { model: next, effects: shownOnly }
-    effects.push(show)
+    const token = isStreamed(type)
+    if (effects.length === 0) return { model: next, effects: token ? tokenShown : shownOnly }
+    effects.push(token ? showToken : show)
     return { model: next, effects }
   } catch (error) {
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)

@@ -94,9 +94,24 @@ export function createDispatcher<S>({ model: start, config, memo, listeners, eff
     if (result.model !== before) touched = true
     if (observers.size > 0) tellObservers(input, before, result.model)
     const done = result.effects
-    for (let i = 0; i < done.length; i++) {
-      const effect = done[i]!
-      if (!replaying || effect.type !== 'start') (effects[effect.type] as (effect: Effect, input: Input<S>) => void)(effect, input)
+    for (let i = 0; i < done.length; i++) perform(done[i]!, input, replaying)
+  }
+
+  /** A switch rather than a lookup: each handler is called from a site of its own, which stays monomorphic. */
+  function perform(effect: Effect, input: Input<S>, replaying: boolean | undefined) {
+    switch (effect.type) {
+      case 'show':
+        return effects.show(effect, input)
+      case 'persist':
+        return effects.persist(effect, input)
+      case 'start':
+        return replaying ? undefined : effects.start(effect, input)
+      case 'connect':
+        return effects.connect(effect, input)
+      case 'release':
+        return effects.release(effect, input)
+      case 'report':
+        return effects.report(effect, input)
     }
   }
 

@@ -29,7 +29,7 @@ export interface Hydration<S> {
   /** The saved thread is still being read from an async storage. */
   restoring(): boolean
   /** A `persist` effect: urgent changes are written at once, the others when the writer gets to them. */
-  persist(urgent: boolean): void
+  persist(effect: { readonly urgent: boolean }): void
   /** Writes the current thread now (time travel), whatever the writer had scheduled. */
   persistNow(): void
   flush(): Promise<boolean>
@@ -111,7 +111,7 @@ export function hydrate<S>({ options, config, memo, given, store, report }: Hydr
     model,
     restored,
     restoring: () => reading,
-    persist(urgent) {
+    persist({ urgent }) {
       if (persister && (urgent || !persister.scheduled)) persister.changed(urgent)
     },
     persistNow: () => persister?.changed(true),

@@ -110,7 +110,7 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
       show: (_, input) => {
         if (eventListeners.size > 0 && input.type === 'event') eventListeners.notify(input.event as BaseEvent, dispatcher.model().snapshot)
       },
-      persist: ({ urgent }) => hydration.persist(urgent),
+      persist: hydration.persist,
     },
   })
   // What the server rendered, for hydration: a restored thread renders the same on both sides.
