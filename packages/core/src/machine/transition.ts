@@ -63,9 +63,9 @@ const persistNow: Effect = Object.freeze({ type: 'persist', urgent: true })
 const persistLater: Effect = Object.freeze({ type: 'persist', urgent: false })
 const tokenWrittenLater: readonly Effect[] = Object.freeze([persistLater, showToken])
 
-/** The write first. A token's step, the common one, is written later and shares one frozen list. */
+/** The write first. A token's step that delivers nothing, the common one, is written later and shares one frozen list. */
 function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonly Effect[] {
-  if (step.effects === tokenShown) return tokenWrittenLater
+  if (step.effects === tokenShown && before.outbox === step.model.outbox) return tokenWrittenLater
   return [persistence(input, before, step), ...step.effects]
 }
 
