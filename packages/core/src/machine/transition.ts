@@ -55,7 +55,8 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  if (config.persists && next !== model) return { model: next, effects: withWrite(input, model, step) }
+  // A token's step that receive() found written later is complete as it is: no copy per token.
+  if (config.persists && next !== model && step.effects !== tokenWrittenLater) return { model: next, effects: withWrite(input, model, step) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
@@ -68,6 +69,13 @@ function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonl
   if (step.effects === tokenShown && before.outbox === step.model.outbox) return tokenWrittenLater
   return [persistence(input, before, step), ...step.effects]
 }
+
+/**
+ * A token that changed the model, in a persisted store, received as it came (no rejoin rebuilt the
+ * run, no answer was delivered): written later (see `persistence`).
+ */
+const isWrittenLater = <S>(before: Model<S>, delivered: Model<S>, next: Model<S>, config: MachineConfig<S>) =>
+  config.persists && delivered === before && next !== before
 
 /**
  * Whether a reload may lose the change. A streamed token taken in never changes the status or the
@@ -129,6 +137,7 @@ const isStreamed = (type: EventType) =>
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
+  const before = model
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
   if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
   if (requestId !== undefined && model.request!.rejoining) {
@@ -162,7 +171,8 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
     const token = isStreamed(type)
-    if (effects.length === 0) return { model: next, effects: token ? tokenShown : shownOnly }
+    if (effects.length === 0 && token) return { model: next, effects: isWrittenLater(before, delivered, next, config) ? tokenWrittenLater : tokenShown }
+    if (effects.length === 0) return { model: next, effects: shownOnly }
     effects.push(token ? showToken : show)
     return { model: next, effects }
   } catch (error) {
