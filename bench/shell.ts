@@ -8,9 +8,9 @@
 
 import { type BaseEvent, EventType } from '@ag-ui/core'
 import { createAgentStore } from '../packages/core/src/index'
+import { createMemo, type MachineConfig, type Memo, machineConfig } from '../packages/core/src/machine/config'
 import { initialModel, type Model } from '../packages/core/src/machine/model'
-import { type MachineConfig, transition } from '../packages/core/src/machine/transition'
-import { machineConfig } from '../packages/core/src/shell/store'
+import { transition } from '../packages/core/src/machine/transition'
 import { blankSnapshot } from '../packages/core/src/snapshot/copy'
 import { assertProductionMode, buildText, expectEqual, STORE_TRIALS, storeRun, wire, withLifecycle } from './core-state'
 import {
@@ -64,14 +64,14 @@ const throughStore = (
 const throughTransition = (
   events: readonly BaseEvent[],
   check: (state: Doc, messages: number) => void,
-): MeasureOptions<{ model: Model<Doc>; config: MachineConfig<Doc> }> => ({
+): MeasureOptions<{ model: Model<Doc>; config: MachineConfig<Doc>; memo: Memo<Doc> }> => ({
   setup: () => {
-    const initial = blankSnapshot('bench-thread', initialState)
-    return { model: initialModel(initial), config: machineConfig<Doc>({ initialState }, initial) }
+    const config = machineConfig<Doc>({ initialState }, blankSnapshot('bench-thread', initialState))
+    return { model: initialModel(config.initial), config, memo: createMemo(config) }
   },
   run: (context) => {
     let model = context.model
-    for (const event of events) model = transition(model, { type: 'event', event }, context.config).model
+    for (const event of events) model = transition(model, { type: 'event', event }, context.config, context.memo).model
     context.model = model
   },
   check: ({ model }) => check(model.snapshot.state, model.snapshot.messages.length),

@@ -4,8 +4,9 @@ import { isPlainObject, measureJson } from '../json/json-value'
 import { mergeEdit, recordEdit } from '../state/edit-merge'
 import { acceptState } from '../state/state-rules'
 import type { Confirmation, RunOptions } from '../types'
+import type { MachineConfig, Memo } from './config'
 import { type Answer, toWire } from './confirmations'
-import { discardDrafts, keepDrafts, type MachineConfig, settle } from './drafts'
+import { discardDrafts, keepDrafts, settle } from './drafts'
 import type { AnswerRestorePoint, Model, Outbox, RunSettings, Step } from './model'
 import { ownCopy } from './owned'
 import { ABSENT, findDraft, valueAt, withKey } from './predictions'
@@ -20,12 +21,12 @@ const asError = (error: unknown, code: 'VALIDATION' | 'INVALID_STATE') =>
  * kept as an edit that follows the server's later changes, and is sent with the next run. The user
  * wins: an edited key is no longer a draft.
  */
-export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S), config: MachineConfig<S>): Step<S> {
+export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S), config: MachineConfig<S>, memo: Memo<S>): Step<S> {
   const effects: Report[] = []
   const view = model.snapshot.state
   try {
     const given = typeof update === 'function' ? (update as (previous: S) => S)(view) : update
-    const state = ownCopy(acceptState(view, given, config.rules, 'setState'), view)
+    const state = ownCopy(acceptState(view, given, memo.rules, 'setState'), view)
     if (state === view) return { model, effects }
     const touched = touchedKeys(view, state)
     const run = model.run
@@ -41,7 +42,8 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
       next = settle({ ...model, edit, userEdits, drafts, run: { ...run, userKeys } }, { ...model.snapshot, state }, effects, config)
     } else next = editAtRest(model, state, touched, effects, config)
     // Answers not yet delivered may be given back: what they put back must hold this edit too.
-    if (model.outbox) next = { ...next, outbox: { ...model.outbox, restore: editedRestorePoint(model, model.outbox.restore, view, state, effects, config) } }
+    if (model.outbox)
+      next = { ...next, outbox: { ...model.outbox, restore: editedRestorePoint(model, model.outbox.restore, view, state, effects, config, memo) } }
     return { model: next, effects }
   } catch (error) {
     const refused = asError(error, 'VALIDATION')
@@ -65,12 +67,12 @@ function editAtRest<S>(model: Model<S>, state: S, touched: readonly string[] | '
  * restore point differs from the view only where answers committed or discarded drafts: a key
  * drafted there that the user touched is theirs, whole.
  */
-function editedRestorePoint<S>(model: Model<S>, restore: AnswerRestorePoint<S>, view: S, state: S, effects: Report[], config: MachineConfig<S>) {
+function editedRestorePoint<S>(model: Model<S>, restore: AnswerRestorePoint<S>, view: S, state: S, effects: Report[], config: MachineConfig<S>, memo: Memo<S>) {
   const touched = touchedKeys(view, state)
   const whole = touched === '*' ? [] : touched.filter((key) => findDraft(restore.drafts, key))
   const merged = mergeEdit(view, state, restore.state, config.merge, whole)
   for (const error of merged.conflicts) effects.push({ type: 'report', error })
-  const target = acceptState(restore.state, merged.value, config.rules, 'setState')
+  const target = acceptState(restore.state, merged.value, memo.rules, 'setState')
   const snapshot = { ...model.snapshot, state: restore.state, committed: restore.committed, predictions: restore.predictions }
   const at: Model<S> = { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined }
   const edited = editAtRest(at, target, touchedKeys(restore.state, target), effects, config)
@@ -102,7 +104,7 @@ type Starter<S> = (
  * discarded) and kept in the outbox; the last open confirmation's answer starts the resumed run,
  * which carries every answer. Refused answers change nothing.
  */
-export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, config: MachineConfig<S>, start: Starter<S>): Step<S> {
+export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, config: MachineConfig<S>, memo: Memo<S>, start: Starter<S>): Step<S> {
   let confirmation: Confirmation
   let answered: Model<S>
   let answer: Answer
@@ -111,9 +113,9 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
     confirmation = findConfirmation(model.snapshot.confirmations, input.id)
     checkAnswer(confirmation, input.answer, input.now, config)
     answer = ownAnswer(input.answer)
-    answered = applyAnswer(model, confirmation, answer, config)
+    answered = applyAnswer(model, confirmation, answer, config, memo)
   } catch (error) {
-    return { model, effects: [], refused: asError(error, 'VALIDATION') }
+    return { model, effects: [], refusal: asError(error, 'VALIDATION') }
   }
   const previous = model.outbox
   const outbox: Outbox<S> = {
@@ -173,7 +175,7 @@ function checkAnswer<S>(confirmation: Confirmation, answer: Answer, now: number,
 }
 
 /** The drafts the confirmation governs are committed (with edits) or discarded; it leaves the open list. */
-function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Answer, config: MachineConfig<S>): Model<S> {
+function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Answer, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const keys = confirmation.stateKeys.filter((key) => findDraft(model.drafts, key))
   const accepted = answer.kind === 'approve' || answer.kind === 'respond'
   const values = answer.kind === 'approve' ? editedValues(model, keys, answer.edits) : new Map<string, unknown>()
@@ -183,7 +185,7 @@ function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Ans
   const effects: { type: 'report'; error: AgentStoreError }[] = []
   const settled = settle(next, snapshot, effects, config)
   // Edits pass the checks setState applies: the committed state must stay within the limits.
-  if (values.size > 0) acceptState(model.snapshot.committed, settled.snapshot.committed, config.rules, 'approve')
+  if (values.size > 0) acceptState(model.snapshot.committed, settled.snapshot.committed, memo.rules, 'approve')
   return settled
 }
 

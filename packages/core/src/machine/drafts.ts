@@ -1,28 +1,14 @@
 import type { Message } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { deepEqual, isPlainObject } from '../json/json-value'
-import { createPartialJsonReader, type PartialJsonReader } from '../json/partial-json'
+import { createPartialJsonReader } from '../json/partial-json'
 import { copySnapshot, type Mutable } from '../snapshot/copy'
-import { claimChangedKeys, type MergeOptions, rebaseEdit } from '../state/edit-merge'
-import { checkState, type StateRules, stateSize } from '../state/state-rules'
+import { claimChangedKeys, rebaseEdit } from '../state/edit-merge'
+import { checkState, stateSize } from '../state/state-rules'
 import type { AgentSnapshot, PredictionMapping } from '../types'
+import type { MachineConfig, Memo } from './config'
 import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from './model'
 import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './predictions'
-
-/** What the machine needs besides the model: the store's options, and the readers' cache. */
-export interface MachineConfig<S> {
-  readonly rules: StateRules<S>
-  readonly confirmTools: ReadonlySet<string>
-  readonly predict: readonly PredictionMapping[]
-  readonly merge: MergeOptions
-  readonly keepFailedRunChanges: boolean
-  readonly hasAgent: boolean
-  readonly timeoutMs: number | undefined
-  /** One incremental reader per streaming mapped tool call; `consumed` is the argument text it has read. */
-  readonly readers: Map<string, { reader: PartialJsonReader; consumed: number }>
-  blank(threadId: string, state: S): Model<S>
-  messagesForServer(messages: readonly Message[]): Message[]
-}
 
 /** Effects the state steps add: reports of errors that did not stop the event. */
 type Reports = { push(effect: { type: 'report'; error: AgentStoreError }): unknown }
@@ -194,8 +180,8 @@ function argumentsOf(messages: readonly Message[], toolCallId: string): string {
 }
 
 /** Feeds the call's reader up to the call's text: from the cache when it has read all but `delta`, else rebuilt. Returns whether the value changed. */
-function feedReader<S>(config: MachineConfig<S>, toolCallId: string, text: string, delta: string | undefined): boolean {
-  const cached = config.readers.get(toolCallId)
+function feedReader<S>(memo: Memo<S>, toolCallId: string, text: string, delta: string | undefined): boolean {
+  const cached = memo.readers.get(toolCallId)
   if (cached && cached.consumed === text.length - (delta?.length ?? 0)) {
     cached.consumed = text.length
     return delta === undefined ? cached.reader.end() : cached.reader.push(delta)
@@ -203,16 +189,16 @@ function feedReader<S>(config: MachineConfig<S>, toolCallId: string, text: strin
   const reader = createPartialJsonReader()
   let changed = text.length > 0 && reader.push(text)
   if (delta === undefined) changed = reader.end() || changed
-  config.readers.set(toolCallId, { reader, consumed: text.length })
+  memo.readers.set(toolCallId, { reader, consumed: text.length })
   return changed
 }
 
 /**
  * Drops the readers of calls that no longer stream. A run that fails, is aborted or reset, or ends
- * without TOOL_CALL_END leaves its calls' readers behind, and the cache lives as long as the store.
+ * without TOOL_CALL_END leaves its calls' readers behind, and the memo lives as long as the store.
  */
-export function forgetReaders<S>(config: MachineConfig<S>, run: RunContext | undefined): void {
-  for (const toolCallId of config.readers.keys()) if (!run || !Object.hasOwn(run.streaming, toolCallId)) config.readers.delete(toolCallId)
+export function forgetReaders<S>(memo: Memo<S>, run: RunContext | undefined): void {
+  for (const toolCallId of memo.readers.keys()) if (!run || !Object.hasOwn(run.streaming, toolCallId)) memo.readers.delete(toolCallId)
 }
 
 function mapsTool(mappings: readonly PredictionMapping[], tool: string): boolean {
@@ -241,6 +227,7 @@ export function draftFromArguments<S>(
   delta: string | undefined,
   reports: Reports,
   config: MachineConfig<S>,
+  memo: Memo<S>,
 ): Model<S> {
   let run = model.run
   const tool = run?.streaming[toolCallId]
@@ -252,16 +239,16 @@ export function draftFromArguments<S>(
   }
   if (!mapsTool(run.mappings, tool) || run.stopped.includes(toolCallId)) return withDraftParts(model, snapshot, model.drafts, run)
   const text = argumentsOf(snapshot.messages, toolCallId)
-  const changed = feedReader(config, toolCallId, text, delta)
-  const reader = config.readers.get(toolCallId)!.reader
-  if (complete) config.readers.delete(toolCallId)
+  const changed = feedReader(memo, toolCallId, text, delta)
+  const reader = memo.readers.get(toolCallId)!.reader
+  if (complete) memo.readers.delete(toolCallId)
   // The draft's depth and size, bounded without walking it: the reader knows how deep it went,
   // and a partial value is never larger than the argument text it came from.
   const { maxDepth, maxStateBytes } = config.rules.limits
   // The whole state stays within the limit too: the rest of it, plus this key at the argument's size.
-  const bound = stateSize(model.server, config.rules) + text.length + 2 * run.mappings.length
+  const bound = stateSize(model.server, memo.rules) + text.length + 2 * run.mappings.length
   if (reader.depth + 1 > maxDepth || bound > maxStateBytes) {
-    config.readers.delete(toolCallId)
+    memo.readers.delete(toolCallId)
     const limit = bound > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
     const message = `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`
     reports.push({ type: 'report', error: new AgentStoreError('LIMIT_EXCEEDED', message, { limit }) })
@@ -295,13 +282,19 @@ export function draftFromArguments<S>(
 }
 
 /** Mappings that arrive while their tool's calls stream: those calls draft from the text received so far. */
-export function predictStreamingCalls<S>(model: Model<S>, added: readonly PredictionMapping[], reports: Reports, config: MachineConfig<S>): Model<S> {
+export function predictStreamingCalls<S>(
+  model: Model<S>,
+  added: readonly PredictionMapping[],
+  reports: Reports,
+  config: MachineConfig<S>,
+  memo: Memo<S>,
+): Model<S> {
   let next = model
   for (const [toolCallId, tool] of Object.entries(model.run?.streaming ?? {})) {
     if (!added.some((mapping) => mapping.tool === tool)) continue
-    config.readers.delete(toolCallId)
+    memo.readers.delete(toolCallId)
     // With its reader deleted, the call drafts again from its whole text; '' (not undefined) keeps the call open.
-    next = draftFromArguments(next, next.snapshot, toolCallId, '', reports, config)
+    next = draftFromArguments(next, next.snapshot, toolCallId, '', reports, config, memo)
   }
   return next
 }

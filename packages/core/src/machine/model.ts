@@ -1,11 +1,11 @@
-import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
+import type { Context, Message, ResumeEntry, RunAgentInput, Tool, ToolMessage } from '@ag-ui/core'
 import type { AgentStoreError } from '../errors'
 import type { Edit } from '../state/edit-merge'
 import type { AgentSnapshot, Confirmation, Prediction, PredictionMapping } from '../types'
 
 // Everything the store knows, as one plain value: the machine's transitions take one and return
-// the next; nothing in it is mutated. (The partial-JSON readers of streaming tool calls are a
-// cache beside it, rebuilt from a tool call's argument text whenever they are missing.)
+// the next; nothing in it is mutated. (The partial-JSON readers of streaming tool calls are in
+// the memo beside it, config.ts, rebuilt from a tool call's argument text whenever they are missing.)
 
 /** A top-level key whose value in `state` is a draft; `committed` keeps `baseline` until it is confirmed. */
 export interface Draft {
@@ -196,16 +196,26 @@ export type Effect =
   /** The request is over for the store: `drain` lets the server close the response, `cancel` cuts it; its promise settles. */
   | { type: 'release'; requestId: string; how: 'drain' | 'cancel' | 'none' }
   | { type: 'report'; error: AgentStoreError }
+  /**
+   * The step's input was an event the store took in (applied, or ignored as unknown): the onEvent
+   * listeners see it. Always the last effect. It names no event: the input's is the one, and a
+   * token's step allocates nothing for it.
+   */
+  | { type: 'show' }
+  /**
+   * The model changed and the store persists: `urgent` for a change a reload must not lose (every
+   * command, and an event that delivers answers, changes the run's status or its confirmations),
+   * written at once; the others are written when the writer gets to them. Always the first effect.
+   */
+  | { type: 'persist'; urgent: boolean }
 
+/**
+ * What a transition returns: the next model and the effects the shell carries out after publishing
+ * it, or a refusal: a command the store refused, whose promise rejects with it; nothing changed.
+ * A command that starts a request (a `start` or `connect` effect) settles when that request is released.
+ */
 export interface Step<S> {
-  model: Model<S>
-  effects: readonly Effect[]
-  /** A command the store refused: its promise rejects with this, and nothing changed. */
-  refused?: AgentStoreError
-  /** The request a command started: its promise settles when that request is released. */
-  requestId?: string
-  /** An event the store took in (applied, or ignored as unknown): the shell shows it to onEvent listeners. */
-  accepted?: BaseEvent
-  /** The event was a streamed token (text, reasoning or tool arguments). */
-  streamed?: boolean
+  readonly model: Model<S>
+  readonly effects: readonly Effect[]
+  readonly refusal?: AgentStoreError
 }

@@ -3,8 +3,9 @@ import type { AgentStoreError } from '../errors'
 import { endRunWork } from '../snapshot/lifecycle'
 import { claimChangedKeys, mergeEdit, rebaseEdit } from '../state/edit-merge'
 import type { AgentSnapshot } from '../types'
+import type { MachineConfig } from './config'
 import { collectConfirmations, onInterruptIds } from './confirmations'
-import { discardDrafts, EMPTY, keepDrafts, type MachineConfig, newRun, settle } from './drafts'
+import { discardDrafts, EMPTY, keepDrafts, newRun, settle } from './drafts'
 import type { Model } from './model'
 
 export type RunEnding =

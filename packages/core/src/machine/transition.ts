@@ -1,25 +1,29 @@
-import { type BaseEvent, type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
+import { type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { isPlainObject } from '../json/json-value'
 import { type ChunkEvent, expandChunk, isChunk } from '../snapshot/chunks'
+import { blankSnapshot } from '../snapshot/copy'
 import { checkedType, reduceEvent } from '../snapshot/reduce-event'
-import { acceptState, applyDelta } from '../state/state-rules'
+import { acceptState, applyDelta, checkState } from '../state/state-rules'
 import { checkRunValues } from '../state/value-limits'
 import type { AgentSnapshot, RunOptions } from '../types'
 import { answerConfirmation, setUserState } from './commands'
+import type { MachineConfig, Memo } from './config'
 import { type Answer, parseOnInterrupt, rememberAnswered } from './confirmations'
-import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, type MachineConfig, newRun, predictStreamingCalls, settle } from './drafts'
-import { type Effect, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
+import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, newRun, predictStreamingCalls, settle } from './drafts'
+import { type Effect, initialModel, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
+import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
 import { endOfRun, type RunEnding } from './run-end'
 
-export type { MachineConfig } from './drafts'
+export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
 
 // The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
 // user commands and transport outcomes; effects are data the shell carries out after it has
 // published the new snapshot. Nothing here performs I/O, reads a clock or makes an id: inputs
-// carry the ids and the time they need.
+// carry the ids and the time they need. The config is read-only; the memo holds caches derived
+// from the model (config.ts).
 
 export type Input<S> =
   | { type: 'event'; event: unknown; requestId?: string }
@@ -27,6 +31,7 @@ export type Input<S> =
   | { type: 'answer'; id: string | undefined; answer: Answer; options: RunOptions | undefined; now: number; runId: string; messageId: string }
   | { type: 'setState'; update: S | ((previous: S) => S) }
   | { type: 'abort' }
+  /** `state` as the app gave it, or the initial state; checked here: a state the rules refuse is a refusal. */
   | { type: 'reset'; state: S; threadId: string }
   /** The request failed (HTTP error, network, timeout) or its stream ended without a terminal event. */
   | { type: 'failed'; requestId: string; error: AgentStoreError; lastEventId?: string | undefined }
@@ -34,15 +39,55 @@ export type Input<S> =
   | { type: 'reconnect'; requestId: string }
 
 const none: readonly Effect[] = Object.freeze([])
+const show: Effect = Object.freeze({ type: 'show' })
+/**
+ * A streamed token's show: the same data, its own object, so the write's urgency goes by it. The
+ * token was told by its type as the protocol's constant, where a later check would compare strings.
+ */
+const showToken: Effect = Object.freeze({ type: 'show' })
+/** The effects of most events: shown, nothing else. */
+const shownOnly: readonly Effect[] = Object.freeze([show])
+const tokenShown: readonly Effect[] = Object.freeze([showToken])
 
-export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
-  const step = handle(model, input, config)
+export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
+  const step = handle(model, input, config, memo)
   // A token leaves the streaming calls as they were: only a call's start or end, or its run's, prunes.
-  if (config.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(config, step.model.run)
-  // A streamed token never starts or ends a request.
-  if (step.streamed) return step
+  if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
+  if (step.refusal) return step
   const next = withRequestShown(step.model)
-  return next === step.model ? step : { ...step, model: next }
+  // A token's step that receive() found written later is complete as it is: no copy per token.
+  if (config.persists && next !== model && step.effects !== tokenWrittenLater) return { model: next, effects: withWrite(input, model, step) }
+  return next === step.model ? step : { model: next, effects: step.effects }
+}
+
+const persistNow: Effect = Object.freeze({ type: 'persist', urgent: true })
+const persistLater: Effect = Object.freeze({ type: 'persist', urgent: false })
+const tokenWrittenLater: readonly Effect[] = Object.freeze([persistLater, showToken])
+
+/** The write first. A token's step that delivers nothing, the common one, is written later and shares one frozen list. */
+function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonly Effect[] {
+  if (step.effects === tokenShown && before.outbox === step.model.outbox) return tokenWrittenLater
+  return [persistence(input, before, step), ...step.effects]
+}
+
+/**
+ * A token that changed the model, in a persisted store, received as it came (no rejoin rebuilt the
+ * run, no answer was delivered): written later (see `persistence`).
+ */
+const isWrittenLater = <S>(before: Model<S>, delivered: Model<S>, next: Model<S>, config: MachineConfig<S>) =>
+  config.persists && delivered === before && next !== before
+
+/**
+ * Whether a reload may lose the change. A streamed token taken in never changes the status or the
+ * confirmations (a run's start and end do), so it is checked for delivery alone, which
+ * @ag-ui/client's own check (RUN_STARTED first) leaves to RUN_STARTED in practice.
+ */
+function persistence<S>(input: Input<S>, before: Model<S>, step: Step<S>): Effect {
+  const after = step.model
+  if (input.type !== 'event' || before.outbox !== after.outbox) return persistNow
+  if (step.effects[step.effects.length - 1] === showToken) return persistLater
+  const { status, confirmations } = before.snapshot
+  return status !== after.snapshot.status || confirmations !== after.snapshot.confirmations ? persistNow : persistLater
 }
 
 /** The snapshot says whether a request is open, which is what run(), the answers and abort() go by. */
@@ -51,22 +96,22 @@ export function withRequestShown<S>(model: Model<S>): Model<S> {
   return model.snapshot.requesting === requesting ? model : withSnapshot(model, { ...model.snapshot, requesting })
 }
 
-function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): Step<S> {
+function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
   switch (input.type) {
     case 'event':
-      return receive(model, input.event, input.requestId, config)
+      return receive(model, input.event, input.requestId, config, memo)
     case 'failed':
       return failed(model, input.requestId, input.error, input.lastEventId, config)
     case 'run':
       return refuseValues(model, input.messages, input.options, config) ?? startRun(model, input, config)
     case 'answer':
-      return refuseValues(model, [], input.options, config) ?? answerConfirmation(model, input, config, startRequest)
+      return refuseValues(model, [], input.options, config) ?? answerConfirmation(model, input, config, memo, startRequest)
     case 'setState':
-      return setUserState(model, input.update, config)
+      return setUserState(model, input.update, config, memo)
     case 'abort':
       return abort(model, config)
     case 'reset':
-      return reset(model, input.state, input.threadId, config)
+      return reset(model, input.state, input.threadId, config, memo)
     case 'reconnect':
       return reconnect(model, input.requestId, config)
   }
@@ -75,7 +120,7 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>): 
 /** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
 function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
   const refused = checkRunValues(messages, options, config.rules.limits)
-  return refused ? { model, effects: none, refused } : undefined
+  return refused ? { model, effects: none, refusal: refused } : undefined
 }
 
 /** A result for a call an answered confirmation named, while no message of the conversation holds that call. */
@@ -91,15 +136,16 @@ const isStreamed = (type: EventType) =>
   type === EventType.TEXT_MESSAGE_CONTENT || type === EventType.REASONING_MESSAGE_CONTENT || type === EventType.TOOL_CALL_ARGS
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
-function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
+function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
+  const before = model
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
   if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
   if (requestId !== undefined && model.request!.rejoining) {
     const request = model.request!
     const { runId, cut } = request.rejoining!
-    if (isStartOf(raw, runId)) model = rebuiltRun(model, config)
+    if (isStartOf(raw, runId)) model = rebuiltRun(model, config, memo)
     // A first event that starts no run: the server resumes from a cursor, with what the dropped stream missed.
-    else if (!request.replaying && cut && !isStart(raw)) model = continuedRun(model, config)
+    else if (!request.replaying && cut && !isStart(raw)) model = continuedRun(model, config, memo)
     // The replay of earlier runs changes nothing: they are applied already.
     else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: none }
   }
@@ -113,19 +159,22 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
   }
   if (type === undefined) {
     // An event type from a newer protocol: ignored, but listeners still see it.
-    return { model: delivered, effects: none, accepted: raw as BaseEvent }
+    return { model: delivered, effects: shownOnly }
   }
   const event = raw as Event
   try {
-    // Most events change nothing but the model: the effects list is made only when one does.
     const effects: Effect[] = []
     let next: Model<S>
     if (isChunk(type)) {
       next = delivered
-      for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config)
-    } else next = reduceOne(delivered, event, effects, config)
+      for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config, memo)
+    } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-    return { model: next, effects: effects.length > 0 ? effects : none, accepted: event, streamed: isStreamed(type) }
+    const token = isStreamed(type)
+    if (effects.length === 0 && token) return { model: next, effects: isWrittenLater(before, delivered, next, config) ? tokenWrittenLater : tokenShown }
+    if (effects.length === 0) return { model: next, effects: shownOnly }
+    effects.push(token ? showToken : show)
+    return { model: next, effects }
   } catch (error) {
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
@@ -155,7 +204,7 @@ function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, req
   return { model: { ...ended.model, request: undefined }, effects }
 }
 
-function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>): Model<S> {
+function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
@@ -163,15 +212,15 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
     case EventType.REASONING_MESSAGE_CONTENT:
       return withSnapshot(model, snapshot)
     case EventType.TOOL_CALL_ARGS:
-      return draftFromArguments(model, snapshot, event.toolCallId, event.delta, effects, config)
+      return draftFromArguments(model, snapshot, event.toolCallId, event.delta, effects, config, memo)
     case EventType.RUN_STARTED:
       return startedRun(model, snapshot, event, config)
     case EventType.STATE_SNAPSHOT:
-      return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, config.rules, 'STATE_SNAPSHOT'), effects, config, true)
+      return acceptServerState(model, snapshot, acceptState(model.server, event.snapshot, memo.rules, 'STATE_SNAPSHOT'), effects, config, true)
     case EventType.STATE_DELTA:
-      return acceptServerState(model, snapshot, applyDelta(deltaBase(model), event.delta, config.rules), effects, config, false)
+      return acceptServerState(model, snapshot, applyDelta(deltaBase(model), event.delta, memo.rules), effects, config, false)
     case EventType.CUSTOM:
-      return custom(model, snapshot, event, effects, config)
+      return custom(model, snapshot, event, effects, config, memo)
     case EventType.TOOL_CALL_RESULT:
       if (isOrphanOfAnswer(model, event.toolCallId)) {
         // Mastra's suspended tool: its call was never shown, so its result would be a tool message
@@ -187,7 +236,7 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
       return { ...model, snapshot, run: { ...run, streaming } }
     }
     case EventType.TOOL_CALL_END:
-      return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config)
+      return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config, memo)
     case EventType.RUN_FINISHED: {
       const ending: RunEnding = event.outcome?.type === 'cancelled' ? { kind: 'cancelled', status: 'idle' } : { kind: 'finished' }
       const ended = endOfRun(model, snapshot, ending, event, config)
@@ -225,7 +274,7 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunSt
   return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
 }
 
-function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEvent, effects: Effect[], config: MachineConfig<S>): Model<S> {
+function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEvent, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { name, value } = event
   if (name !== 'PredictState' && name !== 'on_interrupt') return { ...model, snapshot }
   const run = model.run ?? newRun(model, undefined, undefined, config)
@@ -233,7 +282,7 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEve
   const added = parsePredictState(value)
   const next = { ...model, snapshot, run: { ...run, mappings: [...run.mappings, ...added] } }
   // Calls already streaming when their mapping arrives draft from the text received so far.
-  return predictStreamingCalls(next, added, effects, config)
+  return predictStreamingCalls(next, added, effects, config, memo)
 }
 
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
@@ -278,7 +327,7 @@ function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<
   if (model.request) refused = new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
   else if (!rejoin) refused = new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
   else if (!config.hasAgent) refused = new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
-  if (refused || !rejoin) return { model, effects: none, refused }
+  if (refused || !rejoin) return { model, effects: none, ...(refused ? { refusal: refused } : {}) }
   const { snapshot, settings } = rejoin.start
   const input: RunAgentInput = {
     threadId: snapshot.threadId,
@@ -293,7 +342,7 @@ function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<
   const request = { id: requestId, delivered: true, rejoining: rejoin, unchanged: { shown, before: model.snapshot } }
   const { lastEventId } = rejoin
   const effect: Effect = { type: 'connect', requestId, input, timeoutMs: config.timeoutMs, ...(lastEventId === undefined ? {} : { lastEventId }) }
-  return { model: { ...model, snapshot: shown, request }, effects: [effect], requestId }
+  return { model: { ...model, snapshot: shown, request }, effects: [effect] }
 }
 
 /** A reconnect that never reached the run: the thread as it was, the very snapshot when nothing changed meanwhile. */
@@ -311,10 +360,10 @@ const isStartOf = (raw: unknown, runId: string) => isStart(raw) && (raw as { run
  * the events that follow are the ones that stream never brought, so nothing is applied twice. The
  * user's changes since the drop are made again, as edits during the run.
  */
-function continuedRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+function continuedRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { start, cut, after } = model.request!.rejoining!
   const continued: Model<S> = { ...cut!, request: { id: model.request!.id, delivered: true, start }, rejoin: undefined }
-  return withEditsSince(continued, after as S, model.snapshot.committed, config)
+  return withEditsSince(continued, after as S, model.snapshot.committed, config, memo)
 }
 
 /**
@@ -322,17 +371,17 @@ function continuedRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
  * replay brings it back event by event, so nothing is applied twice. The user's changes since
  * then are made again, as edits during the run.
  */
-function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
+function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { start } = model.request!.rejoining!
   const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
-  return withEditsSince(rebuilt, start.snapshot.committed, model.snapshot.committed, config)
+  return withEditsSince(rebuilt, start.snapshot.committed, model.snapshot.committed, config, memo)
 }
 
 /** The keys the user changed from `before` to `now`, set again on a run that streams. */
-function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: MachineConfig<S>): Model<S> {
+function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   if (before === now) return rebuilt
   // A state that is not an object (an array, a primitive) was edited as a whole.
-  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config).model
+  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config, memo).model
   let state = rebuilt.snapshot.state as Record<string, unknown>
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     if (before[key] === now[key]) continue
@@ -340,7 +389,7 @@ function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: Machine
     if (Object.hasOwn(now, key)) state[key] = now[key]
     else delete state[key]
   }
-  return setUserState(rebuilt, state as S, config).model
+  return setUserState(rebuilt, state as S, config, memo).model
 }
 
 /** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */
@@ -381,14 +430,27 @@ function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
 }
 
-function reset<S>(model: Model<S>, state: S, threadId: string, config: MachineConfig<S>): Step<S> {
+/** A new blank thread; a state the rules refuse is a refusal, and the thread stays as it is. */
+function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
+  const { initial } = config
+  let state = given
+  // The initial state was checked when the store was made, and is the app's own constant.
+  if (given !== initial.state) {
+    try {
+      state = ownCopy(acceptState(model.snapshot.committed, given, memo.rules, 'reset'), undefined)
+      checkState(state, config.rules)
+    } catch (error) {
+      return { model, effects: none, refusal: toError(error, 'VALIDATION') }
+    }
+  }
   const effects: Effect[] = model.request ? [{ type: 'release', requestId: model.request.id, how: 'cancel' }] : []
-  return { model: config.blank(threadId, state), effects }
+  const blank = threadId === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(threadId, state))
+  return { model: blank, effects }
 }
 
 function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>, config: MachineConfig<S>): Step<S> {
   const refusal = refuseRun(model, config)
-  if (refusal) return { model, effects: none, refused: refusal }
+  if (refusal) return { model, effects: none, refusal }
   // Drafts left open by apply() events that never ended are settled as a truncated run would be.
   const settled = model.run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
   const { options } = input
@@ -449,7 +511,6 @@ export function startRequest<S>(
   return {
     model: { ...settled, request: { id: runId, delivered: false, start } },
     effects: [{ type: 'start', requestId: runId, input, timeoutMs }],
-    requestId: runId,
   }
 }
 

@@ -1,0 +1,72 @@
+import type { AbstractAgent } from '@ag-ui/client'
+import type { Effect, Input } from '../machine/transition'
+import { connectRun, type RunConnection, type RunHandlers } from '../transport/connect-run'
+
+// The request runner: it opens the requests the transition asks for (through
+// transport/connect-run.ts), feeds what they bring back in as inputs, cuts or lets them drain when
+// the transition releases them, and settles the commands that wait on them.
+
+export interface RequestRunner {
+  /** A `start` or `connect` effect: the request opens, and its events and failure come back as inputs. */
+  open(effect: Extract<Effect, { type: 'start' | 'connect' }>): void
+  /** A `release` effect: the request is over for the store, and the commands waiting on it settle. */
+  release(effect: Extract<Effect, { type: 'release' }>): void
+  /** `settle` is called once the request is released. */
+  awaitRelease(requestId: string, settle: () => void): void
+  /** Cuts every connection and settles every waiting command (time travel): the model's request, if any, stays open in it. */
+  cutAll(): void
+}
+
+export interface RequestRunnerOptions<S> {
+  readonly agent: AbstractAgent | undefined
+  readonly maxEventBytes: number
+  readonly dispatch: (input: Input<S>) => void
+  /** The request the model has open now. */
+  readonly openRequest: () => string | undefined
+}
+
+export function createRequestRunner<S>({ agent, maxEventBytes, dispatch, openRequest }: RequestRunnerOptions<S>): RequestRunner {
+  const connections = new Map<string, RunConnection>()
+  // Opened through `connect`: a replay stream goes on with runs the store does not need.
+  const connecting = new Set<string>()
+  const waiting = new Map<string, (() => void)[]>()
+
+  /** The request's connection is forgotten and the commands it started settle. */
+  function forget(requestId: string) {
+    connections.delete(requestId)
+    for (const settle of waiting.get(requestId) ?? []) settle()
+    waiting.delete(requestId)
+  }
+
+  return {
+    open(effect) {
+      const { type, requestId, input, timeoutMs } = effect
+      const handlers: RunHandlers = {
+        event: (event) => dispatch({ type: 'event', event, requestId }),
+        // An end without an error follows the run's terminal event, which released the request already.
+        end: (error, lastEventId) => {
+          if (error) dispatch({ type: 'failed', requestId, error, lastEventId })
+        },
+      }
+      const lastEventId = type === 'connect' ? effect.lastEventId : undefined
+      const connection = connectRun(agent!, input, handlers, { maxEventBytes, timeoutMs, connect: type === 'connect', lastEventId })
+      // Still in flight (not ended while it was being opened): kept so abort() can cancel it.
+      if (openRequest() !== requestId) return
+      connections.set(requestId, connection)
+      if (type === 'connect') connecting.add(requestId)
+    },
+    release({ requestId, how }) {
+      // A replay stream is cut once the run it rejoined has ended.
+      if (how === 'cancel' || connecting.delete(requestId)) connections.get(requestId)?.cancel()
+      forget(requestId)
+    },
+    awaitRelease(requestId, settle) {
+      waiting.set(requestId, [...(waiting.get(requestId) ?? []), settle])
+    },
+    cutAll() {
+      for (const connection of connections.values()) connection.cancel()
+      for (const requestId of [...connections.keys(), ...waiting.keys()]) forget(requestId)
+      connecting.clear()
+    },
+  }
+}
