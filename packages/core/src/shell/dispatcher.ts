@@ -93,6 +93,7 @@ export function createDispatcher<S>({ model: start, config, memo, listeners, eff
     // A command that changed nothing (abort() when idle, React StrictMode's cleanup) leaves the store untouched.
     if (result.model !== before) touched = true
     if (observers.size > 0) tellObservers(input, before, result.model)
+    // By index: nearly every event has no effect, and a for…of sets up an iterator even then (bench/hand-tuned.ts).
     const done = result.effects
     for (let i = 0; i < done.length; i++) perform(done[i]!, input, replaying)
   }
