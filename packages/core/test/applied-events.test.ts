@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
-import { interrupt, predict, type S } from './support-runs'
+import { interrupt, predict, type S } from './support/runs'
 
 // Events through the public API, most fed by apply(): how runs end one another, which events
 // change nothing, what is reported, and how tool results, predictions and interrupts add up.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, rejectionOf } from './helpers'
-import { done, interrupt, OpenAgent, predict, type S } from './support-runs'
+import { done, interrupt, OpenAgent, predict, type S } from './support/runs'
 
 // run() and the requests it makes, through the public API: what a run sends and refuses, what a
 // request that fails gives back, and how a request's end, abort() and reset() free the store.

@@ -1,7 +1,7 @@
 import { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable, type Subscriber } from 'rxjs'
-import { ev } from './helpers'
+import { ev } from '../helpers'
 
 // Scenario builders for runs through the store: an agent whose streams the test drives, and the
 // events that map a tool to a key, interrupt a run, or make a whole run.
