@@ -145,6 +145,8 @@ function ours(events: readonly Event[]): Verdict {
   return { accepted, error: undefined }
 }
 
+const RUNS = Number(process.env.FUZZ_RUNS ?? 5000)
+
 describe('lifecycle order, against @ag-ui/client verifyEvents', () => {
   it('accepts the same events and stops at the same one, with the same message', () => {
     const verdicts = { accepted: 0, refused: 0 }
@@ -154,11 +156,11 @@ describe('lifecycle order, against @ag-ui/client verifyEvents', () => {
         expect(ours(events)).toEqual(expected)
         verdicts[expected.error === undefined ? 'accepted' : 'refused']++
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 5000) },
+      { numRuns: RUNS },
     )
-    // Both verdicts are common, so neither side can pass by always saying the same.
-    expect(verdicts.accepted).toBeGreaterThan(200)
-    expect(verdicts.refused).toBeGreaterThan(200)
+    // Both verdicts are common (more than one stream in 25), so neither side can pass by always saying the same.
+    expect(verdicts.accepted).toBeGreaterThan(RUNS / 25)
+    expect(verdicts.refused).toBeGreaterThan(RUNS / 25)
   })
 
   it('agrees on who owns each message, tool call, reasoning message and activity', () => {
@@ -169,10 +171,10 @@ describe('lifecycle order, against @ag-ui/client verifyEvents', () => {
         expect(ours(events)).toEqual(expected)
         verdicts[expected.error === undefined ? 'accepted' : 'refused']++
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 5000) },
+      { numRuns: RUNS },
     )
-    expect(verdicts.accepted).toBeGreaterThan(200)
-    expect(verdicts.refused).toBeGreaterThan(200)
+    expect(verdicts.accepted).toBeGreaterThan(RUNS / 25)
+    expect(verdicts.refused).toBeGreaterThan(RUNS / 25)
   })
 
   it.each<[string, Event[]]>([
