@@ -23,9 +23,9 @@ function received(value: unknown): string {
   if (Array.isArray(value)) return 'array'
   if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : 'number'
   if (typeof value !== 'object') return typeof value
-  const prototype: unknown = Object.getPrototypeOf(value)
-  if (prototype === null || prototype === Object.prototype) return 'object'
-  return (prototype as { constructor?: { name?: string } }).constructor?.name || 'object'
+  // Any other object is named by its constructor, as the schemas name it (Date, Map).
+  const { constructor } = value as { constructor?: { name?: unknown } }
+  return Object.getPrototypeOf(value) !== Object.prototype && constructor ? `${constructor.name}` : 'object'
 }
 
 const expected = (what: string, value: unknown) => misfit(`Invalid input: expected ${what}, received ${received(value)}`)

@@ -13,6 +13,8 @@ export const anything: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom({}, [], { k: 1 }, [1], { type: 'text' }, { role: 'user' }, { op: 'add' }),
   fc.constant(new Date(0)),
   fc.constant(new Map()),
+  fc.constant(Object.create(null)),
+  fc.constant(new (class {})()),
   fc.constant(() => 0),
 )
 
