@@ -24,8 +24,8 @@ function received(value: unknown): string {
   if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : 'number'
   if (typeof value !== 'object') return typeof value
   // Any other object is named by its constructor, as the schemas name it (Date, Map).
-  const { constructor } = value as { constructor?: { name?: unknown } }
-  return Object.getPrototypeOf(value) !== Object.prototype && constructor ? `${constructor.name}` : 'object'
+  const maker = (value as { constructor?: { name?: unknown } }).constructor
+  return Object.getPrototypeOf(value) !== Object.prototype && maker ? `${maker.name}` : 'object'
 }
 
 const expected = (what: string, value: unknown) => misfit(`Invalid input: expected ${what}, received ${received(value)}`)
