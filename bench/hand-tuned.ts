@@ -8,13 +8,15 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { type AssistantMessage, EventType, type Message, type ToolCall } from '@ag-ui/core'
-import { EventSchemas } from '@ag-ui/core/schemas'
+import { EventSchemas, MessageSchema } from '@ag-ui/core/schemas'
 import { parsePointer } from '../packages/core/src/json/json-patch'
 import { jsonStringSize, measureJson } from '../packages/core/src/json/json-value'
 import { copyModel, initialModel, type Model } from '../packages/core/src/machine/model'
 import { ownEvent } from '../packages/core/src/machine/owned'
 import { blankSnapshot, copySnapshot, withArguments, withContent, withToolCalls } from '../packages/core/src/snapshot/copy'
 import { checkHotEvent } from '../packages/core/src/snapshot/event-check'
+import { eventShapes } from '../packages/core/src/snapshot/event-shapes'
+import { message as messageShape } from '../packages/core/src/state/protocol-shapes'
 import type { AgentSnapshot } from '../packages/core/src/types'
 import { assertProductionMode, buildDeltas, buildTable, buildText } from './core-state'
 import { formatRatio, type MeasureOptions, measureInterleaved, median, pairedRatio, type Row, type Timing } from './harness'
@@ -286,6 +288,49 @@ async function tricks(): Promise<Trick[]> {
     tuned: () => hotEvents.map((event) => checkHotEvent(event.type, event as Record<string, unknown>) === undefined),
   })
 
+  // snapshot/event-shapes.ts: every other event type checked by the store's own shapes, not zod.
+  const toolCalls = [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"flights"}' } }]
+  const conversation = [
+    { id: 'u1', role: 'user', content: 'Find flights to Lisbon' },
+    { id: 'a1', role: 'assistant', content: 'Searching', toolCalls },
+    { id: 't1', role: 'tool', toolCallId: 'c1', content: '[{"flight":"TP123"}]' },
+    { id: 'r1', role: 'reasoning', content: 'The user wants the cheapest' },
+    { id: 'v1', role: 'activity', activityType: 'plan', content: { steps: ['search', 'compare'] } },
+  ]
+  const run = (i: number) => [
+    {
+      type: 'RUN_STARTED',
+      threadId: 't1',
+      runId: `r${i}`,
+      input: { threadId: 't1', runId: `r${i}`, messages: conversation, tools: [{ name: 'search', description: 'Flights', parameters: {} }], context: [] },
+    },
+    { type: 'STEP_STARTED', stepName: 'plan' },
+    { type: 'TEXT_MESSAGE_START', messageId: `m${i}`, role: 'assistant' },
+    { type: 'TEXT_MESSAGE_END', messageId: `m${i}` },
+    { type: 'TOOL_CALL_START', toolCallId: `c${i}`, toolCallName: 'search', parentMessageId: `m${i}` },
+    { type: 'TOOL_CALL_END', toolCallId: `c${i}` },
+    { type: 'TOOL_CALL_RESULT', messageId: `t${i}`, toolCallId: `c${i}`, content: 'done', role: 'tool' },
+    { type: 'ACTIVITY_SNAPSHOT', messageId: `v${i}`, activityType: 'plan', content: { steps: ['search'] } },
+    { type: 'STATE_SNAPSHOT', snapshot: { flights: [{ id: 'TP123', price: 99 }] } },
+    { type: 'MESSAGES_SNAPSHOT', messages: conversation },
+    { type: 'STEP_FINISHED', stepName: 'plan' },
+    { type: 'RUN_FINISHED', threadId: 't1', runId: `r${i}`, outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'approve' }] } },
+  ]
+  const otherEvents = JSON.parse(JSON.stringify(Array.from({ length: 200 }, (_, i) => run(i)).flat())) as { type: EventType }[]
+  list.push({
+    name: 'snapshot/event-shapes.ts eventShapes: every other event type (runs, messages, tools, activities) checked by the store’s shapes vs @ag-ui/core’s zod schemas',
+    plain: () => otherEvents.map((event) => EventSchemas.safeParse(event).success),
+    tuned: () => otherEvents.map((event) => eventShapes[event.type](event) === undefined),
+  })
+
+  // state/protocol-shapes.ts: a restored thread's messages, checked by the same shapes.
+  const savedMessages = JSON.parse(JSON.stringify(Array.from({ length: 400 }, () => conversation).flat())) as unknown[]
+  list.push({
+    name: 'state/protocol-shapes.ts message: a restored thread’s 2,000 messages checked by the store’s shape vs @ag-ui/core’s MessageSchema',
+    plain: () => savedMessages.map((value) => MessageSchema.safeParse(value).success),
+    tuned: () => savedMessages.map((value) => messageShape(value) === undefined),
+  })
+
   // machine/model.ts copyModel (the machine's, listed here for the lead): the model per token.
   const model = initialModel(blank) as Model<unknown>
   const snapshots = [copySnapshot(blank), copySnapshot(blank)]
@@ -429,6 +474,7 @@ export const handTunedNotes: readonly string[] = [
   '- `json/json-value.ts` jsonStringSize: the regex skips the characters that need no escape. Figure once in the source: "3x faster than reading every character (measured on the bench\'s 32k document)". Against `JSON.stringify(text).length` it pays on keys and short values, which every delta measures, and loses on a whole long document (the report-only row), which is sized exactly only when its bound passes the limit.',
   '- `json/partial-json.ts`: the store\'s own reader rather than @streamparser/json; scenario 4 times both on the same chunks. Figures once in the source: the library "was a quarter of what the core added to an app (5.7 of 21.4 kB gzip)" and cost "about 0.6 µs per write whatever its length".',
   '- `snapshot/event-check.ts`: TEXT_MESSAGE_CONTENT, TOOL_CALL_ARGS (and REASONING_MESSAGE_CONTENT) and STATE_DELTA checked by hand, rule for rule as the zod schemas; test/event-check.property.test.ts compares both. Figure once in the source: the schemas "cost about 0.7 µs an event (measured in bench scenario 2)".',
+  "- `snapshot/event-shapes.ts` and `state/protocol-shapes.ts`: every event type and a restored thread's messages, tools, context and resume entries checked by the store's own shapes, written from @ag-ui/core's zod schemas rule for rule; test/event-shapes.property.test.ts and test/threads/saved-parts.property.test.ts hold them against the schemas (same verdict, same first path and wording). Kept above all for size: the core no longer imports `@ag-ui/core/schemas` at run time, so zod leaves an app's bundle; the two rows say what it does to speed.",
   "- `snapshot/reduce-event.ts` knownTypes: the event's parsed `type` swapped for the protocol's constant, so later checks compare by identity (the row emulates three dispatches per event).",
   '- `state/state-rules.ts` sized: the last measured state and its size in one slot, not a WeakMap. Figure once in the source: "WeakMap.set was 14% of a stream of replace deltas".',
   '- `machine/model.ts` copyModel: the model per token, a literal like copySnapshot. Figure once in the source: "a spread measured several times slower".',

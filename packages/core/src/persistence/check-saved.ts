@@ -1,6 +1,6 @@
-import { ContextSchema, MessageSchema, ResumeEntrySchema, ToolSchema } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
 import { isPlainObject } from '../json/json-value'
+import { context, message as messageShape, resumeEntry, type Shape, tool } from '../state/protocol-shapes'
 
 // The saved model's layout, part by part, with the types every transition relies on: a saved
 // thread comes from storage, which is no more trusted than the network. A part of the wrong shape
@@ -16,11 +16,11 @@ const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined 
 const record: Check = (value, path) => (isPlainObject(value) ? undefined : path)
 const error: Check = (value, path) => (value instanceof AgentStoreError ? undefined : path)
 
-/** A value one of @ag-ui/core's schemas accepts. */
+/** A protocol part (a message, a tool): the path of the part itself when any rule of AG-UI's shape fails. */
 const agui =
-  (schema: { safeParse(value: unknown): { success: boolean } }): Check =>
+  (shape: Shape): Check =>
   (value, path) =>
-    schema.safeParse(value).success ? undefined : path
+    shape(value) === undefined ? undefined : path
 
 const maybe =
   (check: Check): Check =>
@@ -69,7 +69,7 @@ function values(check: Check): Check {
 
 const strings = list(string)
 const id = maybe(string)
-const message = agui(MessageSchema)
+const message = agui(messageShape)
 
 const confirmation = shape({
   id: string,
@@ -160,10 +160,10 @@ const runContext = shape({
   resumedCalls: strings,
 })
 
-const settingParts = { tools: list(agui(ToolSchema)), context: list(agui(ContextSchema)), forwardedProps: any }
+const settingParts = { tools: list(agui(tool)), context: list(agui(context)), forwardedProps: any }
 
 const outbox = shape({
-  answers: list(shape({ resume: maybe(agui(ResumeEntrySchema)), message: maybe(message), command: any })),
+  answers: list(shape({ resume: maybe(agui(resumeEntry)), message: maybe(message), command: any })),
   answered: list(confirmation),
   settings: shape({ tools: maybe(settingParts.tools), context: maybe(settingParts.context), forwardedProps: any }),
   // What a give-back puts back: without it an answer that never arrived could not be undone.

@@ -1,5 +1,4 @@
 import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
-import { EventSchemas } from '@ag-ui/core/schemas'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import { checkEventValues } from '../state/value-limits'
@@ -7,6 +6,7 @@ import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
 import { expandChunk } from './chunks'
 import { checkHotEvent } from './event-check'
+import { eventShapes } from './event-shapes'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
   reduceMessagesSnapshot,
@@ -27,8 +27,8 @@ import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } fr
 const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type) => [type, type]))
 
 /**
- * Checks an event from outside against @ag-ui/core's schemas, and returns its type as the
- * protocol's own constant, which the machine compares by identity wherever it asks what an event
+ * Checks an event from outside against AG-UI's shapes (@ag-ui/core's schemas, rule for rule), and
+ * returns its type as the protocol's own constant, which the machine compares by identity wherever it asks what an event
  * is. Returns undefined for an event type the protocol does not know (ignored without harm);
  * throws INVALID_EVENT for a malformed one, and LIMIT_EXCEEDED for one that brings a value deeper
  * or larger than the store keeps.
@@ -49,13 +49,12 @@ export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLi
     if ((event as { metadata?: unknown }).metadata === undefined) return known
     return withinLimits(known, event as Record<string, unknown>, limits)
   }
-  const parsed = EventSchemas.safeParse(event)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''
-    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${issue?.message ?? 'invalid'}`, { eventType: type })
+  const misfit = eventShapes[known](event)
+  if (misfit) {
+    const where = misfit.path.length ? ` at ${misfit.path.join('.')}` : ''
+    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${misfit.message}`, { eventType: type })
   }
-  // The event itself stays as it came, not zod's copy: values keep their identity and nothing is cloned.
+  // The event itself stays as it came: values keep their identity and nothing is cloned.
   return withinLimits(known, event as Record<string, unknown>, limits)
 }
 
