@@ -48,7 +48,7 @@ describe('run()', () => {
       message: 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first',
     })
     const alone = createAgentStore<S>({ initialState: {} })
-    expect(await rejectionOf(alone.run())).toStrictEqual({ code: 'NO_AGENT', message: 'run() needs an agent: pass one to createAgentStore({ agent })' })
+    expect(await rejectionOf(alone.run())).toStrictEqual({ code: 'NO_AGENT', message: 'run() needs an agent: pass createAgentStore({ url }) or ({ agent })' })
     expect(agent.inputs).toHaveLength(1)
   })
 
