@@ -254,3 +254,46 @@ describe('the end of a request', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', committed: { n: 2 } })
   })
 })
+
+describe('the way to the agent: url or agent', () => {
+  /** A fetch that answers every request with one finished run, keeping what it was asked. */
+  function answeringFetch() {
+    const asked: { url: string; body: { threadId: string; runId: string } }[] = []
+    const fetch = async (url: string, init: RequestInit) => {
+      const body = JSON.parse(init.body as string) as { threadId: string; runId: string }
+      asked.push({ url, body })
+      const events = [ev.runStarted(body.runId, body.threadId), ev.runFinished(body.runId, body.threadId)]
+      return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), { headers: { 'Content-Type': 'text/event-stream' } })
+    }
+    return { asked, fetch }
+  }
+
+  it('a store given url runs through it, with a new thread id unless one is given', async () => {
+    const { asked, fetch } = answeringFetch()
+    const store = createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await store.run({ message: 'hi' })
+    expect(asked.map((request) => request.url)).toStrictEqual(['https://agent.test/run'])
+    expect(asked[0]!.body.threadId).toBe(store.getState().threadId)
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    expect(createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {}, threadId: 't9' }).getState().threadId).toBe('t9')
+  })
+
+  it('agent and url together are refused at creation, before anything is sent', () => {
+    const agent = new ScriptedAgent({ runs: [done] })
+    let thrown: unknown
+    try {
+      createAgentStore<S>({ agent, url: 'https://agent.test/run', initialState: {} })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ name: 'AgentStoreError', code: 'NO_AGENT', message: 'createAgentStore takes either agent or url, not both' })
+    expect(agent.inputs).toHaveLength(0)
+  })
+
+  it('reconnect() through url needs connectUrl: without it, RECONNECT not-supported and nothing is sent', async () => {
+    const { asked, fetch } = answeringFetch()
+    const store = createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await expect(store.reconnect()).rejects.toMatchObject({ code: 'RECONNECT', reason: 'not-supported', message: 'reconnect() needs a connectUrl beside url' })
+    expect(asked).toHaveLength(0)
+  })
+})
