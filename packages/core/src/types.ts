@@ -166,7 +166,7 @@ export interface AgentStoreLimits {
   maxOpsPerDelta: number
   /** Largest state, measured as UTF-16 code units of its JSON text (default 16 MiB). */
   maxStateBytes: number
-  /** Largest single event an HttpAgent may receive, as UTF-8 bytes of its SSE data (default 16 MiB); also bounds an applied event and a run's options, as JSON text. */
+  /** Largest single event the transport may receive, as UTF-8 bytes of its SSE data (default 16 MiB); also bounds an applied event and a run's options, as JSON text. */
   maxEventBytes: number
 }
 

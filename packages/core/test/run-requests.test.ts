@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../src'
+import { type AgentStoreError, createAgentStore, createAgentThreads } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, rejectionOf } from './helpers'
 import { done, interrupt, OpenAgent, predict, type S } from './support-runs'
@@ -276,6 +276,18 @@ describe('the way to the agent: url or agent', () => {
     expect(asked[0]!.body.threadId).toBe(store.getState().threadId)
     expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
     expect(createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {}, threadId: 't9' }).getState().threadId).toBe('t9')
+  })
+
+  it("every thread of a registry given url runs through it with the thread's own id", async () => {
+    const { asked, fetch } = answeringFetch()
+    const threads = createAgentThreads<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await threads.open('a').run()
+    await threads.open('b').run()
+    expect(asked.map((request) => [request.url, request.body.threadId])).toStrictEqual([
+      ['https://agent.test/run', 'a'],
+      ['https://agent.test/run', 'b'],
+    ])
+    await threads.dispose()
   })
 
   it('agent and url together are refused at creation, before anything is sent', () => {
