@@ -425,8 +425,8 @@ describe('CopilotKit: reconnect after a cut at every event of the run', () => {
 })
 
 /** A thread serialized after its run's k-th event (as a page persisting it would have it), the page then gone: its connection broken there. */
-async function savedMidStream(scenario: Scenario, k: number) {
-  const before = open('connecting')
+async function savedMidStream(scenario: Scenario, k: number, agentKind: AgentKind) {
+  const before = open(agentKind)
   await begin(before, scenario)
   let saved: string | undefined
   let seen = 0
@@ -441,16 +441,19 @@ async function savedMidStream(scenario: Scenario, k: number) {
   return { threadId: before.threadId, saved: JSON.parse(saved!) as ReturnType<AgentStore<WriterState>['serialize']> }
 }
 
-describe('CopilotKit: a thread saved mid-stream and restored rejoins its run by itself', () => {
+describe.each([
+  ['a connecting HttpAgent', 'connecting'],
+  ['url and connectUrl', 'url'],
+] as const)('CopilotKit through %s: a thread saved mid-stream and restored rejoins its run by itself', (_, agentKind) => {
   for (const scenario of [scenarios.draft, scenarios.draftAfterTurn])
     for (const live of [true, false]) {
       it(`${scenario.name}, restored ${live ? 'while the server still streams' : 'after the server finished'}, then approved`, async () => {
         const expected = await baseline(scenario)
         const k = cuts.midArgs.at(expected.types)
-        const { threadId, saved } = await savedMidStream(scenario, k)
+        const { threadId, saved } = await savedMidStream(scenario, k, agentKind)
         if (!live) await runEnded(threadId)
 
-        const after = open('connecting', saved, threadId)
+        const after = open(agentKind, saved, threadId)
         const rejoined = await settled(after, () => proxy.requestsOf(after.threadId, 'connect').length > 0)
         expect(outcome(rejoined)).toEqual(expected.first)
         expectTextsGrowOnly([after.store.getInitialState(), ...after.snapshots], rejoined)
@@ -532,7 +535,7 @@ describe('CopilotKit: reconnect without connect support', () => {
   it('a thread saved mid-stream and restored on a plain HttpAgent comes back idle without its draft, connects nowhere, and runs again', async () => {
     const scenario = scenarios.draft
     const expected = await baseline(scenario)
-    const { threadId, saved } = await savedMidStream(scenario, cuts.midArgs.at(expected.types))
+    const { threadId, saved } = await savedMidStream(scenario, cuts.midArgs.at(expected.types), 'connecting')
     await runEnded(threadId)
     const after = open('plain', saved, threadId)
     // Room for a rejoin that should not happen (it is queued, not synchronous).
