@@ -2,7 +2,7 @@
 // model): drafts from the store's predict option, an interrupt tool, AGUISendState* tools.
 import type { Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, valuesOver } from './support'
+import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, type Via, valuesOver } from './support'
 
 const base = servers.copilotkit
 const url = `${base}/api/agent/writer/run`
@@ -17,9 +17,10 @@ interface WriterState {
 const initialState: WriterState = { document: OLD, title: '' }
 const predict = [{ stateKey: 'document', tool: 'write_document', toolArgument: 'document' }]
 
-function open(name: string): Session<WriterState> {
-  const s = session<WriterState>(url, { initialState, predict })
-  recordAs(`copilotkit-${name}`, 'copilotkit', version, base, () => s.threadId)
+/** A store on the writer; recorded when it goes through HttpAgent (the recordings are HttpAgent's). */
+function open(name: string, via: Via = 'HttpAgent'): Session<WriterState> {
+  const s = session<WriterState>(url, { initialState, predict }, via)
+  if (via === 'HttpAgent') recordAs(`copilotkit-${name}`, 'copilotkit', version, base, () => s.threadId)
   return s
 }
 
@@ -35,9 +36,9 @@ const lastText = (messages: readonly Message[]) => {
   return last?.role === 'assistant' ? last.content : undefined
 }
 
-describe('CopilotKit: draft, interrupt tool, approve', () => {
+describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: draft, interrupt tool, approve', (via) => {
   it('shows the draft, answers with resume[] and the tool result, and the next turn works', async () => {
-    const s = open('draft-approve')
+    const s = open('draft-approve', via)
     const callId = await draft(s, [{ text: 'Saved.' }])
     const waiting = s.store.getState()
     expect(waiting.error).toBeUndefined()
@@ -73,7 +74,7 @@ describe('CopilotKit: draft, interrupt tool, approve', () => {
   })
 
   it('reject restores the document, answers accepted: false, and the next turn works', async () => {
-    const s = open('draft-reject')
+    const s = open('draft-reject', via)
     const callId = await draft(s, [{ text: 'Understood.' }])
     await s.store.reject()
     const [, rejected] = await bodies(base, s.threadId)

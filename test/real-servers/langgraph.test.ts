@@ -2,7 +2,7 @@
 // 0.0.43 as AG-UI): drafts from PredictState, interrupts in both modes, node-boundary snapshots.
 import type { Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, valuesOver } from './support'
+import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, type Via, valuesOver } from './support'
 
 const base = servers.langgraph
 const version = '@ag-ui/langgraph 0.0.43, @langchain/langgraph-api 1.5.1, @langchain/langgraph 1.7.3'
@@ -18,10 +18,10 @@ interface WriterState {
 }
 const initialState: WriterState = { document: OLD, title: '', revision: 0 }
 
-/** A store on a new thread; the scenario's recording is saved under `name` when the test ends. */
-function open(name: string, endpoint: 'writer' | 'writer-legacy' = 'writer'): Session<WriterState> {
-  const s = session<WriterState>(`${base}/${endpoint}`, { initialState })
-  recordAs(`langgraph-${name}`, 'langgraph', version, base, () => s.threadId)
+/** A store on a new thread; through HttpAgent, the scenario's recording is saved under `name` when the test ends. */
+function open(name: string, endpoint: 'writer' | 'writer-legacy' = 'writer', via: Via = 'HttpAgent'): Session<WriterState> {
+  const s = session<WriterState>(`${base}/${endpoint}`, { initialState }, via)
+  if (via === 'HttpAgent') recordAs(`langgraph-${name}`, 'langgraph', version, base, () => s.threadId)
   return s
 }
 
@@ -43,9 +43,9 @@ const lastText = (messages: readonly Message[]) => {
 const serverState = (events: { type: string; snapshot?: unknown }[]) =>
   events.filter((event) => event.type === 'STATE_SNAPSHOT').at(-1)?.snapshot as WriterState
 
-describe('LangGraph: draft, interrupt (emitInterruptOutcome: true), approve', () => {
+describe.each(['HttpAgent', 'url'] as const)('LangGraph through %s: draft, interrupt (emitInterruptOutcome: true), approve', (via) => {
   it('shows the draft while it awaits approval, sends resume[], and the server then holds the document', async () => {
-    const s = open('draft-approve')
+    const s = open('draft-approve', 'writer', via)
     const callId = await draft(s)
     const waiting = s.store.getState()
     expect(waiting.error).toBeUndefined()
@@ -159,9 +159,9 @@ describe('LangGraph: approve with edits', () => {
   })
 })
 
-describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', () => {
+describe.each(['HttpAgent', 'url'] as const)('LangGraph through %s: default on_interrupt mode (emitInterruptOutcome: false)', (via) => {
   it('names the tool call from the on_interrupt value, resumes through forwardedProps.command.resume, and commits on approve', async () => {
-    const s = open('legacy-approve', 'writer-legacy')
+    const s = open('legacy-approve', 'writer-legacy', via)
     const callId = await draft(s)
     const waiting = s.store.getState()
     expect(waiting.status).toBe('interrupted')
@@ -187,7 +187,7 @@ describe('LangGraph: default on_interrupt mode (emitInterruptOutcome: false)', (
     ['document rejected, title approved', false],
   ] as const) {
     it(`two interrupts in one run, ${scenario}: each answer reaches its own interrupt through LangGraph's resume map`, async () => {
-      const s = open(`legacy-two-interrupts-${documentAccepted ? 'approve-document' : 'approve-title'}`, 'writer-legacy')
+      const s = open(`legacy-two-interrupts-${documentAccepted ? 'approve-document' : 'approve-title'}`, 'writer-legacy', via)
       await script(base, s.threadId, [{ tool: 'write_document', args: { document: NEW, title: 'The sea' }, chunkSize: 7 }, { text: 'Saved.' }])
       await s.store.run({ message: 'Write about the sea, with a title' })
       const waiting = s.store.getState()

@@ -2,7 +2,7 @@
 // a suspending tool whose call is never shown, resume through resume[].
 import type { Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session } from './support'
+import { bodies, orphanToolMessages, protocolEvents, recordAs, type Session, script, serverLog, servers, session, type Via } from './support'
 
 const base = servers.mastra
 const url = `${base}/writer`
@@ -17,9 +17,10 @@ interface WriterState {
 const initialState: WriterState = { document: OLD }
 const predict = [{ stateKey: 'document', tool: 'write_document', toolArgument: 'document' }]
 
-function open(name: string): Session<WriterState> {
-  const s = session<WriterState>(url, { initialState, predict })
-  recordAs(`mastra-${name}`, 'mastra', version, base, () => s.threadId)
+/** A store on the writer; recorded when it goes through HttpAgent (the recordings are HttpAgent's). */
+function open(name: string, via: Via = 'HttpAgent'): Session<WriterState> {
+  const s = session<WriterState>(url, { initialState, predict }, via)
+  if (via === 'HttpAgent') recordAs(`mastra-${name}`, 'mastra', version, base, () => s.threadId)
   return s
 }
 
@@ -39,9 +40,9 @@ async function suspend(s: Session<WriterState>, after: { text: string }[]) {
   return `call_${s.threadId.slice(0, 8)}`
 }
 
-describe('Mastra: suspending tool, approve and reject', () => {
+describe.each(['HttpAgent', 'url'] as const)('Mastra through %s: suspending tool, approve and reject', (via) => {
   it('approve resumes with the interrupt id, leaves no tool message without its call, and the next turn works', async () => {
-    const s = open('suspend-approve')
+    const s = open('suspend-approve', via)
     const callId = await suspend(s, [{ text: 'Saved.' }])
     const waiting = s.store.getState()
     expect(waiting.error).toBeUndefined()
@@ -73,7 +74,7 @@ describe('Mastra: suspending tool, approve and reject', () => {
   })
 
   it('reject answers accepted: false, the tool reports it, and the next turn works', async () => {
-    const s = open('suspend-reject')
+    const s = open('suspend-reject', via)
     await suspend(s, [{ text: 'Understood.' }])
     const interruptId = s.store.getState().confirmations[0]!.id
     await s.store.reject()

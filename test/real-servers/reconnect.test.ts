@@ -8,7 +8,7 @@ import { HttpAgent } from '@ag-ui/client'
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConnectingHttpAgent } from './connecting-agent'
+import { ConnectingHttpAgent, connectUrlFor } from './connecting-agent'
 import { type DropProxy, type ProxiedEvent, startDropProxy } from './drop-proxy'
 import { script, servers, type Turn } from './support'
 
@@ -75,14 +75,18 @@ class LostThreadAgent extends ConnectingHttpAgent {
   }
 }
 
-type AgentKind = 'connecting' | 'plain' | 'lost'
+/** `url`: the store's built-in transport, with the runtime's connect route as its connectUrl. */
+type AgentKind = 'connecting' | 'plain' | 'lost' | 'url'
 
 function open(agentKind: AgentKind, restore?: ReturnType<AgentStore<WriterState>['serialize']>, threadId: string = randomUUID()): Thread {
   const config = { url: runUrl(), threadId }
-  const agent = agentKind === 'connecting' ? new ConnectingHttpAgent(config) : agentKind === 'lost' ? new LostThreadAgent(config) : new HttpAgent(config)
+  const link =
+    agentKind === 'url'
+      ? { url: config.url, connectUrl: connectUrlFor(config.url) }
+      : { agent: agentKind === 'connecting' ? new ConnectingHttpAgent(config) : agentKind === 'lost' ? new LostThreadAgent(config) : new HttpAgent(config) }
   const errors: AgentStoreError[] = []
   const snapshots: AgentSnapshot<WriterState>[] = []
-  const store = createAgentStore<WriterState>({ agent, threadId, initialState, predict, restore, onError: (error) => void errors.push(error) })
+  const store = createAgentStore<WriterState>({ ...link, threadId, initialState, predict, restore, onError: (error) => void errors.push(error) })
   store.subscribe((snapshot) => void snapshots.push(snapshot))
   return { threadId, store, errors, snapshots }
 }
@@ -331,41 +335,46 @@ async function dropped(scenario: Scenario, k: number, live: boolean, agentKind: 
   return thread
 }
 
+/** Drops the scenario's run after the cut, reconnects, and checks the thread ends as one never cut does. */
+async function expectReconnectEqualsUninterrupted(scenario: Scenario, cut: Cut, live: boolean, agentKind: AgentKind): Promise<void> {
+  const expected = await baseline(scenario)
+  const k = cut.at(expected.types)
+  expect(k).toBeGreaterThan(0)
+  expect(k).toBeLessThan(expected.types.length)
+  const thread = await dropped(scenario, k, live, agentKind)
+  const from = thread.snapshots.length
+
+  await thread.store.reconnect()
+  const rejoined = thread.store.getState()
+  expect(outcome(rejoined)).toEqual(expected.first)
+  expectTextsGrowOnly(thread.snapshots.slice(from), rejoined)
+  const [connect, ...more] = proxy.requestsOf(thread.threadId, 'connect')
+  expect(more).toEqual([])
+  // The replay went the way this case is meant to test: the run in progress sent raw, or finished and compacted.
+  const ownStart = connect!.events.findIndex((event) => event.type === 'RUN_STARTED' && event.runId === rejoined.runId)
+  expect(ownStart).toBeGreaterThanOrEqual(scenario.prelude ? 1 : 0)
+  if (scenario.prelude) expect(connect!.events[0]).toMatchObject({ type: 'RUN_STARTED' })
+  const replayed = connect!.events.slice(ownStart).filter((event) => event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'TOOL_CALL_ARGS').length
+  const original = expected.types.filter((type) => type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS').length
+  if (live) expect(replayed).toBe(original)
+  else expect(replayed).toBeLessThan(original)
+
+  await scenario.next(thread)
+  const { next } = runsOf(thread, scenario)
+  expect(canonical({ threadId: thread.threadId, body: next!.body })).toEqual(expected.nextBody)
+  const last = thread.store.getState()
+  expect(outcome(last)).toEqual(expected.last)
+  expectNoDuplicates(last.messages)
+  expect(thread.errors.map((error) => error.code)).toEqual(['TRANSPORT'])
+}
+
+const reconnected = (live: boolean) => (live ? 'while the server still streams' : 'after the server finished')
+
 describe('CopilotKit: reconnect after a dropped stream equals the uninterrupted run', () => {
   for (const live of [false, true]) {
     for (const [scenario, cut, liveToo] of table) {
       if (live && !liveToo) continue
-      it(`${scenario.name}, cut ${cut.label}, reconnected ${live ? 'while the server still streams' : 'after the server finished'}`, async () => {
-        const expected = await baseline(scenario)
-        const k = cut.at(expected.types)
-        expect(k).toBeGreaterThan(0)
-        expect(k).toBeLessThan(expected.types.length)
-        const thread = await dropped(scenario, k, live)
-        const from = thread.snapshots.length
-
-        await thread.store.reconnect()
-        const rejoined = thread.store.getState()
-        expect(outcome(rejoined)).toEqual(expected.first)
-        expectTextsGrowOnly(thread.snapshots.slice(from), rejoined)
-        const [connect, ...more] = proxy.requestsOf(thread.threadId, 'connect')
-        expect(more).toEqual([])
-        // The replay went the way this case is meant to test: the run in progress sent raw, or finished and compacted.
-        const ownStart = connect!.events.findIndex((event) => event.type === 'RUN_STARTED' && event.runId === rejoined.runId)
-        expect(ownStart).toBeGreaterThanOrEqual(scenario.prelude ? 1 : 0)
-        if (scenario.prelude) expect(connect!.events[0]).toMatchObject({ type: 'RUN_STARTED' })
-        const replayed = connect!.events.slice(ownStart).filter((event) => event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'TOOL_CALL_ARGS').length
-        const original = expected.types.filter((type) => type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS').length
-        if (live) expect(replayed).toBe(original)
-        else expect(replayed).toBeLessThan(original)
-
-        await scenario.next(thread)
-        const { next } = runsOf(thread, scenario)
-        expect(canonical({ threadId: thread.threadId, body: next!.body })).toEqual(expected.nextBody)
-        const last = thread.store.getState()
-        expect(outcome(last)).toEqual(expected.last)
-        expectNoDuplicates(last.messages)
-        expect(thread.errors.map((error) => error.code)).toEqual(['TRANSPORT'])
-      })
+      it(`${scenario.name}, cut ${cut.label}, reconnected ${reconnected(live)}`, () => expectReconnectEqualsUninterrupted(scenario, cut, live, 'connecting'))
     }
   }
 
@@ -387,6 +396,16 @@ describe('CopilotKit: reconnect after a dropped stream equals the uninterrupted 
   })
 })
 
+describe('CopilotKit through url and connectUrl (the built-in transport): reconnect equals the uninterrupted run', () => {
+  for (const [scenario, cut, live] of [
+    [scenarios.text, cuts.midText, true],
+    [scenarios.draft, cuts.midArgs, true],
+    [scenarios.draft, cuts.midArgs, false],
+    [scenarios.stateDelta, cuts.afterDelta, false],
+  ] as const)
+    it(`${scenario.name}, cut ${cut.label}, reconnected ${reconnected(live)}`, () => expectReconnectEqualsUninterrupted(scenario, cut, live, 'url'))
+})
+
 describe('CopilotKit: reconnect after a cut at every event of the run', () => {
   for (const scenario of [scenarios.text, scenarios.draft, scenarios.stateDelta, scenarios.draftAfterTurn])
     it(`${scenario.name}: cut after each event k, reconnected after the server finished`, async () => {
@@ -406,8 +425,8 @@ describe('CopilotKit: reconnect after a cut at every event of the run', () => {
 })
 
 /** A thread serialized after its run's k-th event (as a page persisting it would have it), the page then gone: its connection broken there. */
-async function savedMidStream(scenario: Scenario, k: number) {
-  const before = open('connecting')
+async function savedMidStream(scenario: Scenario, k: number, agentKind: AgentKind) {
+  const before = open(agentKind)
   await begin(before, scenario)
   let saved: string | undefined
   let seen = 0
@@ -422,16 +441,19 @@ async function savedMidStream(scenario: Scenario, k: number) {
   return { threadId: before.threadId, saved: JSON.parse(saved!) as ReturnType<AgentStore<WriterState>['serialize']> }
 }
 
-describe('CopilotKit: a thread saved mid-stream and restored rejoins its run by itself', () => {
+describe.each([
+  ['a connecting HttpAgent', 'connecting'],
+  ['url and connectUrl', 'url'],
+] as const)('CopilotKit through %s: a thread saved mid-stream and restored rejoins its run by itself', (_, agentKind) => {
   for (const scenario of [scenarios.draft, scenarios.draftAfterTurn])
     for (const live of [true, false]) {
       it(`${scenario.name}, restored ${live ? 'while the server still streams' : 'after the server finished'}, then approved`, async () => {
         const expected = await baseline(scenario)
         const k = cuts.midArgs.at(expected.types)
-        const { threadId, saved } = await savedMidStream(scenario, k)
+        const { threadId, saved } = await savedMidStream(scenario, k, agentKind)
         if (!live) await runEnded(threadId)
 
-        const after = open('connecting', saved, threadId)
+        const after = open(agentKind, saved, threadId)
         const rejoined = await settled(after, () => proxy.requestsOf(after.threadId, 'connect').length > 0)
         expect(outcome(rejoined)).toEqual(expected.first)
         expectTextsGrowOnly([after.store.getInitialState(), ...after.snapshots], rejoined)
@@ -513,7 +535,7 @@ describe('CopilotKit: reconnect without connect support', () => {
   it('a thread saved mid-stream and restored on a plain HttpAgent comes back idle without its draft, connects nowhere, and runs again', async () => {
     const scenario = scenarios.draft
     const expected = await baseline(scenario)
-    const { threadId, saved } = await savedMidStream(scenario, cuts.midArgs.at(expected.types))
+    const { threadId, saved } = await savedMidStream(scenario, cuts.midArgs.at(expected.types), 'connecting')
     await runEnded(threadId)
     const after = open('plain', saved, threadId)
     // Room for a rejoin that should not happen (it is queued, not synchronous).

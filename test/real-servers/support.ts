@@ -1,5 +1,5 @@
 // What the real-server tests share: the servers' URLs (from globalSetup), their control routes, a
-// store on an HttpAgent that records every snapshot, and recordings for the lead's offline tests.
+// store on an HttpAgent (or the built-in transport) that records every snapshot, and recordings for the lead's offline tests.
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { HttpAgent } from '@ag-ui/client'
@@ -32,10 +32,13 @@ export interface Session<TState> {
   snapshots: AgentSnapshot<TState>[]
 }
 
-export function session<TState>(url: string, options: Omit<AgentStoreOptions<TState>, 'agent'>): Session<TState> {
+/** How a session's store reaches the server: through `HttpAgent`, or the store's own transport (`url`). */
+export type Via = 'HttpAgent' | 'url'
+
+export function session<TState>(url: string, options: Omit<AgentStoreOptions<TState>, 'agent'>, via: Via = 'HttpAgent'): Session<TState> {
   const threadId = randomUUID() // LangGraph requires UUID thread ids
-  const agent = new HttpAgent({ url, threadId })
-  const store = createAgentStore<TState>({ ...options, agent, threadId })
+  const link = via === 'url' ? { url } : { agent: new HttpAgent({ url, threadId }) }
+  const store = createAgentStore<TState>({ ...options, ...link, threadId })
   const snapshots: AgentSnapshot<TState>[] = []
   store.subscribe((snapshot) => {
     snapshots.push(snapshot)

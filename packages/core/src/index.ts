@@ -6,6 +6,7 @@ export { createAgentStore } from './shell/store'
 export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './shell/threads'
 export { createAgentThreads } from './shell/threads'
 export type {
+  AgentHeaders,
   AgentSnapshot,
   AgentStore,
   AgentStoreLimits,

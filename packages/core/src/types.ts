@@ -166,13 +166,42 @@ export interface AgentStoreLimits {
   maxOpsPerDelta: number
   /** Largest state, measured as UTF-16 code units of its JSON text (default 16 MiB). */
   maxStateBytes: number
-  /** Largest single event an HttpAgent may receive, as UTF-8 bytes of its SSE data (default 16 MiB); also bounds an applied event and a run's options, as JSON text. */
+  /** Largest single event the transport may receive, as UTF-8 bytes of its SSE data (default 16 MiB); also bounds an applied event and a run's options, as JSON text. */
   maxEventBytes: number
 }
 
+/** Headers sent with every request of the built-in transport: an object, or a function called once per run (a token that expires). */
+export type AgentHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>)
+
+/**
+ * How the store reaches its agent: `url` (the built-in HTTP transport, no `@ag-ui/client` needed)
+ * or `agent` (any `@ag-ui/client` agent), never both: a store given both throws NO_AGENT at
+ * creation. `run()` needs one of them, `apply()` neither.
+ */
 export interface AgentStoreOptions<TState> {
-  /** Any @ag-ui/client agent; `run()` needs one, `apply()` does not. */
+  /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
   agent?: AbstractAgent
+  /**
+   * The AG-UI endpoint runs are POSTed to, read by the store's own SSE reader (the built-in
+   * transport). Not with `agent`.
+   */
+  url?: string
+  /** With `url`: sent with every request; a function is called once per request and may return a promise. */
+  headers?: AgentHeaders
+  /** With `url`: the fetch to use (credentials, `expo/fetch`); the global one by default. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>
+  /**
+   * With `url`: how the answer is read. `fetch` streams `response.body`, `xhr` reads
+   * XMLHttpRequest progress events (React Native, old WebViews). By default `fetch` where it can
+   * stream (or when `fetch` is given), `xhr` where it cannot.
+   */
+  reader?: 'fetch' | 'xhr'
+  /**
+   * With `url`: where `reconnect()` (and the re-attach of a restored run) POSTs its connect request,
+   * a replay of the thread and then the live rest, resumed from the last SSE `id:` seen as
+   * `Last-Event-ID`. Without it, `reconnect()` rejects with RECONNECT `not-supported`.
+   */
+  connectUrl?: string
   initialState: TState
   /** Defaults to the agent's threadId, else a new id. */
   threadId?: string

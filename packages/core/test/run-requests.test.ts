@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../src'
+import { type AgentStoreError, createAgentStore, createAgentThreads } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, rejectionOf } from './helpers'
 import { done, interrupt, OpenAgent, predict, type S } from './support/runs'
@@ -48,7 +48,7 @@ describe('run()', () => {
       message: 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first',
     })
     const alone = createAgentStore<S>({ initialState: {} })
-    expect(await rejectionOf(alone.run())).toStrictEqual({ code: 'NO_AGENT', message: 'run() needs an agent: pass one to createAgentStore({ agent })' })
+    expect(await rejectionOf(alone.run())).toStrictEqual({ code: 'NO_AGENT', message: 'run() needs an agent: pass createAgentStore({ url }) or ({ agent })' })
     expect(agent.inputs).toHaveLength(1)
   })
 
@@ -252,5 +252,60 @@ describe('the end of a request', () => {
     agent.streams[0]!.next(ev.runFinished(agent.inputs[0]!.runId))
     await running
     expect(store.getState()).toMatchObject({ status: 'idle', committed: { n: 2 } })
+  })
+})
+
+describe('the way to the agent: url or agent', () => {
+  /** A fetch that answers every request with one finished run, keeping what it was asked. */
+  function answeringFetch() {
+    const asked: { url: string; body: { threadId: string; runId: string } }[] = []
+    const fetch = async (url: string, init: RequestInit) => {
+      const body = JSON.parse(init.body as string) as { threadId: string; runId: string }
+      asked.push({ url, body })
+      const events = [ev.runStarted(body.runId, body.threadId), ev.runFinished(body.runId, body.threadId)]
+      return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), { headers: { 'Content-Type': 'text/event-stream' } })
+    }
+    return { asked, fetch }
+  }
+
+  it('a store given url runs through it, with a new thread id unless one is given', async () => {
+    const { asked, fetch } = answeringFetch()
+    const store = createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await store.run({ message: 'hi' })
+    expect(asked.map((request) => request.url)).toStrictEqual(['https://agent.test/run'])
+    expect(asked[0]!.body.threadId).toBe(store.getState().threadId)
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
+    expect(createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {}, threadId: 't9' }).getState().threadId).toBe('t9')
+  })
+
+  it("every thread of a registry given url runs through it with the thread's own id", async () => {
+    const { asked, fetch } = answeringFetch()
+    const threads = createAgentThreads<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await threads.open('a').run()
+    await threads.open('b').run()
+    expect(asked.map((request) => [request.url, request.body.threadId])).toStrictEqual([
+      ['https://agent.test/run', 'a'],
+      ['https://agent.test/run', 'b'],
+    ])
+    await threads.dispose()
+  })
+
+  it('agent and url together are refused at creation, before anything is sent', () => {
+    const agent = new ScriptedAgent({ runs: [done] })
+    let thrown: unknown
+    try {
+      createAgentStore<S>({ agent, url: 'https://agent.test/run', initialState: {} })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ name: 'AgentStoreError', code: 'NO_AGENT', message: 'createAgentStore takes either agent or url, not both' })
+    expect(agent.inputs).toHaveLength(0)
+  })
+
+  it('reconnect() through url needs connectUrl: without it, RECONNECT not-supported and nothing is sent', async () => {
+    const { asked, fetch } = answeringFetch()
+    const store = createAgentStore<S>({ url: 'https://agent.test/run', fetch, initialState: {} })
+    await expect(store.reconnect()).rejects.toMatchObject({ code: 'RECONNECT', reason: 'not-supported', message: 'reconnect() needs a connectUrl beside url' })
+    expect(asked).toHaveLength(0)
   })
 })

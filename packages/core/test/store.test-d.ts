@@ -1,5 +1,6 @@
 import type { BaseEvent, Context, Message, Tool } from '@ag-ui/core'
 import {
+  type AgentHeaders,
   type AgentSnapshot,
   type AgentStore,
   type AgentStoreError,
@@ -63,6 +64,30 @@ describe('createAgentStore', () => {
     createAgentStore({ initialState, limits: { maxMessages: 10 } })
     // @ts-expect-error: predictions name their state key
     createAgentStore({ initialState, predict: [{ tool: 'write_title' }] })
+  })
+
+  it('takes an AG-UI endpoint instead of an agent: url, headers, fetch, reader and connectUrl', () => {
+    expectTypeOf(createAgentStore({ url: '/api/agent', initialState })).toEqualTypeOf<AgentStore<Doc>>()
+    createAgentStore({
+      url: '/api/agent',
+      headers: { Authorization: 'Bearer t' },
+      fetch: globalThis.fetch,
+      reader: 'xhr',
+      connectUrl: '/api/agent/connect',
+      initialState,
+    })
+    createAgentStore({ url: '/api/agent', headers: () => ({ Authorization: 'Bearer t' }), initialState })
+    createAgentStore({ url: '/api/agent', headers: async () => ({ Authorization: 'Bearer t' }), initialState })
+    createAgentStore({ url: '/api/agent', fetch: (url: string, init: RequestInit) => fetch(url, init), initialState })
+    expectTypeOf<AgentStoreOptions<Doc>['headers']>().toEqualTypeOf<AgentHeaders | undefined>()
+    // @ts-expect-error: header values are strings
+    createAgentStore({ url: '/api/agent', headers: { 'X-Retry': 3 }, initialState })
+    // @ts-expect-error: a function gives the headers, not a string
+    createAgentStore({ url: '/api/agent', headers: () => 'Bearer t', initialState })
+    // @ts-expect-error: the body is read through fetch or xhr only
+    createAgentStore({ url: '/api/agent', reader: 'websocket', initialState })
+    // @ts-expect-error: the endpoint is a string
+    createAgentStore({ url: new URL('http://localhost/agent'), initialState })
   })
 
   it('takes a validator as a function or a Standard Schema of the same state', () => {

@@ -42,7 +42,7 @@ export function machineConfig<S>(from: AgentStoreOptions<S>, initial: AgentSnaps
     predict: [...(from.predict ?? [])],
     merge: { arrayKeys: from.arrayKeys ?? ['id', 'key'] },
     keepFailedRunChanges: from.keepFailedRunChanges ?? false,
-    hasAgent: from.agent !== undefined,
+    hasAgent: from.agent !== undefined || from.url !== undefined,
     persists: Boolean(from.persist),
     timeoutMs: from.timeoutMs,
     initial,

@@ -467,7 +467,7 @@ function refuseRun<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreErro
   if (model.snapshot.confirmations.length > 0) {
     return new AgentStoreError('PENDING_CONFIRMATION', 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first')
   }
-  if (!config.hasAgent) return new AgentStoreError('NO_AGENT', 'run() needs an agent: pass one to createAgentStore({ agent })')
+  if (!config.hasAgent) return new AgentStoreError('NO_AGENT', 'run() needs an agent: pass createAgentStore({ url }) or ({ agent })')
   return undefined
 }
 

@@ -1,12 +1,11 @@
-import type { AbstractAgent } from '@ag-ui/client'
 import type { Message } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { createId } from '../ids'
 import { ownCopy, ownEvent } from '../machine/owned'
 import type { Input } from '../machine/transition'
-import { canConnect } from '../transport/connect-run'
 import type { AgentStore, AnswerRunOptions, CancelOptions, RunOptions } from '../types'
 import type { Dispatcher } from './dispatcher'
+import type { AgentLink } from './requests'
 
 // The store's commands, each made into an input: the ids and the time an input needs are made
 // here, and the app's objects are copied, so the transition reads neither a clock nor the app's
@@ -16,7 +15,8 @@ export type StoreCommands<S> = Pick<AgentStore<S>, 'apply' | 'run' | 'setState' 
 
 export interface CommandOptions<S> {
   readonly dispatcher: Dispatcher<S>
-  readonly agent: AbstractAgent | undefined
+  /** How the store reaches its agent, if it has one. */
+  readonly link: AgentLink | undefined
   /** The thread a reset returns to, until a reset starts a new one. */
   readonly threadId: string
   /** What reset() with no state returns to. */
@@ -24,7 +24,7 @@ export interface CommandOptions<S> {
   readonly report: (error: AgentStoreError) => void
 }
 
-export function storeCommands<S>({ dispatcher, agent, threadId, initialState, report }: CommandOptions<S>): StoreCommands<S> {
+export function storeCommands<S>({ dispatcher, link, threadId, initialState, report }: CommandOptions<S>): StoreCommands<S> {
   const { dispatch } = dispatcher
   let home = threadId
   const command = (input: Input<S>) => new Promise<void>((resolve, reject) => dispatch(input, { resolve, reject }))
@@ -51,10 +51,8 @@ export function storeCommands<S>({ dispatcher, agent, threadId, initialState, re
     cancel: (given = {}) => answer(given, () => ({ kind: 'cancel' })),
     abort: () => dispatch({ type: 'abort' }),
     reconnect() {
-      if (!canConnect(agent)) {
-        const reason = agent ? 'The agent does not implement connect' : 'reconnect() needs an agent'
-        return Promise.reject(new AgentStoreError('RECONNECT', reason, { reason: 'not-supported' }))
-      }
+      const cannot = link ? link.cannotConnect : 'reconnect() needs an agent'
+      if (cannot !== undefined) return Promise.reject(new AgentStoreError('RECONNECT', cannot, { reason: 'not-supported' }))
       return command({ type: 'reconnect', requestId: createId() })
     },
     reset(state, resetOptions) {

@@ -4,7 +4,6 @@ import { initialModel, type Model } from '../machine/model'
 import { startingModel, withoutLostRun } from '../machine/restore'
 import { readThread } from '../persistence/serialize'
 import { createPersister, isPromise, loadPersisted } from '../persistence/writer'
-import { canConnect } from '../transport/connect-run'
 import type { AgentStoreOptions } from '../types'
 
 // Hydration: the thread a store starts from (`restore`, or the persisted one, read now or once an
@@ -46,9 +45,11 @@ export interface HydrationOptions<S> {
   /** The store, called only once it is made (from a promise or a microtask). */
   readonly store: HydratedStore<S>
   readonly report: (error: AgentStoreError) => void
+  /** The store's agent can re-attach to a run (connect): a restored run that was streaming does so by itself. */
+  readonly canReconnect: boolean
 }
 
-export function hydrate<S>({ options, config, memo, given, store, report }: HydrationOptions<S>): Hydration<S> {
+export function hydrate<S>({ options, config, memo, given, store, report, canReconnect }: HydrationOptions<S>): Hydration<S> {
   const persister = options.persist ? createPersister(options.persist, () => store.model() as Model<unknown>, report) : undefined
   let reading = false
 
@@ -72,7 +73,7 @@ export function hydrate<S>({ options, config, memo, given, store, report }: Hydr
     if (store.touched()) return report(new AgentStoreError('PERSIST', 'The saved thread arrived after the store had changed: not restored', { reason: 'late' }))
     const thread = checked(value)
     store.publish(startingModel(thread, config))
-    if (thread.request && store.model().rejoin && canConnect(options.agent)) store.reconnect().catch(report)
+    if (thread.request && store.model().rejoin && canReconnect) store.reconnect().catch(report)
   }
 
   /** The thread given as `restore`, or else the persisted one; a bad one is reported and the store starts empty. */
@@ -106,7 +107,7 @@ export function hydrate<S>({ options, config, memo, given, store, report }: Hydr
   const { thread, restored } = given ? { thread: given, restored: Promise.resolve() } : saved()
   const model = startingModel(thread, config)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
-  if (model.rejoin && thread?.request !== undefined && canConnect(options.agent)) queueMicrotask(() => store.reconnect().catch(report))
+  if (model.rejoin && thread?.request !== undefined && canReconnect) queueMicrotask(() => store.reconnect().catch(report))
   return {
     model,
     restored,

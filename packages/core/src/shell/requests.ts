@@ -1,10 +1,46 @@
-import type { AbstractAgent } from '@ag-ui/client'
+import type { RunAgentInput } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
 import type { Effect, Input } from '../machine/transition'
-import { connectRun, type RunConnection, type RunHandlers } from '../transport/connect-run'
+import { canConnect, connectRun } from '../transport/connect-run'
+import { connectHttpRun } from '../transport/http-transport'
+import type { ConnectOptions, RunConnection, RunHandlers } from '../transport/run-contract'
+import type { AgentStoreOptions } from '../types'
 
-// The request runner: it opens the requests the transition asks for (through
-// transport/connect-run.ts), feeds what they bring back in as inputs, cuts or lets them drain when
-// the transition releases them, and settles the commands that wait on them.
+// The request runner: it opens the requests the transition asks for (through the store's link to
+// its agent: the built-in HTTP transport or an @ag-ui/client agent), feeds what they bring back in
+// as inputs, cuts or lets them drain when the transition releases them, and settles the commands
+// that wait on them.
+
+/** How the store reaches its agent; both transports keep the contract of transport/run-contract.ts. */
+export interface AgentLink {
+  open(input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions): RunConnection
+  /** Why `reconnect()` cannot re-attach, when it cannot (RECONNECT `not-supported`). */
+  readonly cannotConnect: string | undefined
+}
+
+/**
+ * The built-in transport when `url` is set, the agent otherwise, none without either. Both at
+ * once is a programming error, thrown at creation rather than guessed between.
+ */
+export function agentLink(options: AgentStoreOptions<unknown>): AgentLink | undefined {
+  const { agent, url } = options
+  if (agent !== undefined && url !== undefined) {
+    throw new AgentStoreError('NO_AGENT', 'createAgentStore takes either agent or url, not both')
+  }
+  if (url !== undefined) {
+    const { headers, fetch, reader, connectUrl } = options
+    const endpoint = { url, headers, fetch, reader, connectUrl }
+    return {
+      open: (input, handlers, connectOptions) => connectHttpRun(endpoint, input, handlers, connectOptions),
+      cannotConnect: connectUrl === undefined ? 'reconnect() needs a connectUrl beside url' : undefined,
+    }
+  }
+  if (agent === undefined) return undefined
+  return {
+    open: (input, handlers, connectOptions) => connectRun(agent, input, handlers, connectOptions),
+    cannotConnect: canConnect(agent) ? undefined : 'The agent does not implement connect',
+  }
+}
 
 export interface RequestRunner {
   /** A `start` or `connect` effect: the request opens, and its events and failure come back as inputs. */
@@ -18,14 +54,14 @@ export interface RequestRunner {
 }
 
 export interface RequestRunnerOptions<S> {
-  readonly agent: AbstractAgent | undefined
+  readonly link: AgentLink | undefined
   readonly maxEventBytes: number
   readonly dispatch: (input: Input<S>) => void
   /** The request the model has open now. */
   readonly openRequest: () => string | undefined
 }
 
-export function createRequestRunner<S>({ agent, maxEventBytes, dispatch, openRequest }: RequestRunnerOptions<S>): RequestRunner {
+export function createRequestRunner<S>({ link, maxEventBytes, dispatch, openRequest }: RequestRunnerOptions<S>): RequestRunner {
   const connections = new Map<string, RunConnection>()
   // Opened through `connect`: a replay stream goes on with runs the store does not need.
   const connecting = new Set<string>()
@@ -49,7 +85,8 @@ export function createRequestRunner<S>({ agent, maxEventBytes, dispatch, openReq
         },
       }
       const lastEventId = type === 'connect' ? effect.lastEventId : undefined
-      const connection = connectRun(agent!, input, handlers, { maxEventBytes, timeoutMs, connect: type === 'connect', lastEventId })
+      // The transition opens requests only when the config says the store has an agent.
+      const connection = link!.open(input, handlers, { maxEventBytes, timeoutMs, connect: type === 'connect', lastEventId })
       // Still in flight (not ended while it was being opened): kept so abort() can cancel it.
       if (openRequest() !== requestId) return
       connections.set(requestId, connection)

@@ -13,7 +13,7 @@ import { storeCommands } from './commands'
 import { createDispatcher, type Dispatcher, type Observer } from './dispatcher'
 import { type Hydration, hydrate } from './hydration'
 import { createListenerSet } from './listeners'
-import { createRequestRunner } from './requests'
+import { agentLink, createRequestRunner } from './requests'
 
 // The store: the parts wired together. The dispatcher runs each input through the transition and
 // publishes the snapshot; the effects go to the request runner, the event listeners, hydration
@@ -69,6 +69,8 @@ export function createAgentStore<TState>(options: AgentStoreOptions<TState>): Ag
 /** A store that starts from a model (the devtools' replay); internal: the model is not public. */
 export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, restored?: Model<TState>): AgentStore<TState> {
   type Snapshot = AgentSnapshot<TState>
+  // First: options that contradict each other are thrown before anything starts.
+  const link = agentLink(options as AgentStoreOptions<unknown>)
   const report = reporter(options)
   const threadId = options.threadId ?? options.agent?.threadId ?? createId()
   const config = machineConfig(options, blankSnapshot(threadId, initialStateOf(options)))
@@ -76,7 +78,7 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
   const listeners = createListenerSet<Snapshot, Snapshot>((error) => report(listenerError('A store listener', error)))
   const eventListeners = createListenerSet<BaseEvent, Snapshot>((error) => report(listenerError('An event listener', error)))
   const requests = createRequestRunner<TState>({
-    agent: options.agent,
+    link,
     maxEventBytes: config.rules.limits.maxEventBytes,
     dispatch: (input) => dispatcher.dispatch(input),
     openRequest: () => dispatcher.model().request?.id,
@@ -88,6 +90,7 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
     memo,
     given: restored,
     report,
+    canReconnect: link !== undefined && link.cannotConnect === undefined,
     store: {
       model: () => dispatcher.model(),
       publish: (model) => dispatcher.publish(model),
@@ -122,7 +125,7 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
     getInitialState: () => first,
     subscribe: (listener) => listeners.add(listener),
     onEvent: (listener) => eventListeners.add(listener),
-    ...storeCommands({ dispatcher, agent: options.agent, threadId, initialState: config.initial.state, report }),
+    ...storeCommands({ dispatcher, link, threadId, initialState: config.initial.state, report }),
   }
   internals.set(store, {
     model: () => dispatcher.model(),

@@ -27,7 +27,10 @@ export type ThreadsSnapshot<S> = AgentSnapshot<S> & {
 }
 
 export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agent' | 'threadId' | 'restore' | 'persist'> {
-  /** A fresh agent per thread. Without one, threads take events through `apply()` only. */
+  /**
+   * A fresh agent per thread; or give `url` instead, which every thread's store uses with its own
+   * thread id (not both). Without either, threads take events through `apply()` only.
+   */
   createAgent?: (threadId: string) => AbstractAgent
   /** Each thread is saved under `${key}:${threadId}`, the list and the thread shown under `${key}:threads`. */
   persist?: PersistOptions
