@@ -147,34 +147,31 @@ function ours(events: readonly Event[]): Verdict {
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5000)
 
+/**
+ * Both verifiers give the same verdict on every stream. Both verdicts must be common (more than
+ * one stream in 25), so neither side can pass by always saying the same.
+ */
+function expectSameVerdicts(streams: fc.Arbitrary<Event[]>) {
+  const verdicts = { accepted: 0, refused: 0 }
+  fc.assert(
+    fc.property(streams, (events) => {
+      const expected = oracle(events)
+      expect(ours(events)).toEqual(expected)
+      verdicts[expected.error === undefined ? 'accepted' : 'refused']++
+    }),
+    { numRuns: RUNS },
+  )
+  expect(verdicts.accepted).toBeGreaterThan(RUNS / 25)
+  expect(verdicts.refused).toBeGreaterThan(RUNS / 25)
+}
+
 describe('lifecycle order, against @ag-ui/client verifyEvents', () => {
   it('accepts the same events and stops at the same one, with the same message', () => {
-    const verdicts = { accepted: 0, refused: 0 }
-    fc.assert(
-      fc.property(stream, (events) => {
-        const expected = oracle(events)
-        expect(ours(events)).toEqual(expected)
-        verdicts[expected.error === undefined ? 'accepted' : 'refused']++
-      }),
-      { numRuns: RUNS },
-    )
-    // Both verdicts are common (more than one stream in 25), so neither side can pass by always saying the same.
-    expect(verdicts.accepted).toBeGreaterThan(RUNS / 25)
-    expect(verdicts.refused).toBeGreaterThan(RUNS / 25)
+    expectSameVerdicts(stream)
   })
 
   it('agrees on who owns each message, tool call, reasoning message and activity', () => {
-    const verdicts = { accepted: 0, refused: 0 }
-    fc.assert(
-      fc.property(ownershipStream, (events) => {
-        const expected = oracle(events)
-        expect(ours(events)).toEqual(expected)
-        verdicts[expected.error === undefined ? 'accepted' : 'refused']++
-      }),
-      { numRuns: RUNS },
-    )
-    expect(verdicts.accepted).toBeGreaterThan(RUNS / 25)
-    expect(verdicts.refused).toBeGreaterThan(RUNS / 25)
+    expectSameVerdicts(ownershipStream)
   })
 
   it.each<[string, Event[]]>([
