@@ -52,6 +52,7 @@ const layers: Record<string, Layer> = {
   'json/': 'json',
 
   'types.ts': 'base',
+  'event-types.ts': 'base',
   'errors.ts': 'base',
   'ids.ts': 'base',
   'limits.ts': 'base',

@@ -1,5 +1,6 @@
-import { type CustomEvent, type Event, EventType, type Message, type RunAgentInput, type RunStartedEvent } from '@ag-ui/core'
+import type { CustomEvent, Event, Message, RunAgentInput, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { EventType } from '../event-types'
 import { isPlainObject } from '../json/json-value'
 import { type ChunkEvent, expandChunk, isChunk } from '../snapshot/chunks'
 import { blankSnapshot } from '../snapshot/copy'

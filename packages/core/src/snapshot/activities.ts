@@ -1,5 +1,6 @@
-import { type ActivityDeltaEvent, type ActivityMessage, type ActivitySnapshotEvent, mergeMetadata } from '@ag-ui/core'
+import type { ActivityDeltaEvent, ActivityMessage, ActivitySnapshotEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { mergeMetadata } from '../event-types'
 import { applyPatch } from '../json/json-patch'
 import { isPlainObject, measureJson } from '../json/json-value'
 import { acceptState } from '../state/state-rules'

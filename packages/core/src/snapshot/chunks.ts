@@ -1,5 +1,6 @@
-import { type Event, EventType, type ReasoningMessageChunkEvent, type TextMessageChunkEvent, type ToolCallChunkEvent } from '@ag-ui/core'
+import type { Event, ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { EventType } from '../event-types'
 import type { AgentSnapshot } from '../types'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent

@@ -1,13 +1,6 @@
-import {
-  type BaseEvent,
-  mergeMetadata,
-  type RunErrorEvent,
-  type RunFinishedEvent,
-  type RunStartedEvent,
-  type StepFinishedEvent,
-  type StepStartedEvent,
-} from '@ag-ui/core'
+import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepFinishedEvent, StepStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
 import { appendInputMessages } from './messages'
 import { abandonSubagents } from './subagents'

@@ -1,19 +1,19 @@
-import {
-  type AssistantMessage,
-  type BaseEvent,
-  type Message,
-  type MessagesSnapshotEvent,
-  mergeMetadata,
-  type TextMessageContentEvent,
-  type TextMessageEndEvent,
-  type TextMessageStartEvent,
-  type ToolCall,
-  type ToolCallArgsEvent,
-  type ToolCallEndEvent,
-  type ToolCallResultEvent,
-  type ToolCallStartEvent,
+import type {
+  AssistantMessage,
+  BaseEvent,
+  Message,
+  MessagesSnapshotEvent,
+  TextMessageContentEvent,
+  TextMessageEndEvent,
+  TextMessageStartEvent,
+  ToolCall,
+  ToolCallArgsEvent,
+  ToolCallEndEvent,
+  ToolCallResultEvent,
+  ToolCallStartEvent,
 } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { mergeMetadata } from '../event-types'
 import { isPlainObject, replaceEqualDeep } from '../json/json-value'
 import type { AgentSnapshot } from '../types'
 import { copySnapshot, withArguments, withContent, withToolCalls } from './copy'

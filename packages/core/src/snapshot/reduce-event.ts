@@ -1,5 +1,6 @@
-import { type BaseEvent, type Event, EventType } from '@ag-ui/core'
+import type { BaseEvent, Event } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { EventType } from '../event-types'
 import { defaultLimits } from '../limits'
 import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'

@@ -1,5 +1,6 @@
-import { mergeMetadata, type SubagentErrorEvent, type SubagentFinishedEvent, type SubagentStartedEvent } from '@ag-ui/core'
+import type { SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, Subagent } from '../types'
 import { copySnapshot } from './copy'
 

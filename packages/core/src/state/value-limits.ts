@@ -1,5 +1,5 @@
-import { EventType } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { EventType } from '../event-types'
 import { measureJson } from '../json/json-value'
 import type { AgentStoreLimits, RunOptions } from '../types'
 
