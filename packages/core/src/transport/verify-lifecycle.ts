@@ -1,362 +1,224 @@
-// The lifecycle rules of AG-UI's event order, as @ag-ui/client 1.0's verifyEvents applies them
-// (same rules, same messages), without rxjs: a run starts with RUN_STARTED, ends once, and
+// The lifecycle rules of AG-UI's event order: a run starts with RUN_STARTED and ends once, and
 // messages, tool calls, reasoning, steps and subagents open before they stream and close before
-// the run ends, each under the subagent that opened it. The store checks each event's content;
-// these are the rules that need the whole stream.
+// the run ends, each under the subagent that opened it. The verdicts are those of @ag-ui/client's
+// verifyEvents (a property test holds them equal); the messages are the store's own. It is not
+// verifyEvents itself because that brings rxjs and the zod schemas into the bundle and is much
+// larger. The store checks each event's content; these are the rules that need the whole stream.
 
-type Owner = { subagentRunId?: string | undefined }
 type Fields = { type: string } & Record<string, unknown>
+/** A subagent's run id, or undefined for the parent agent: whom an event or what it opened belongs to. */
+type Owner = unknown
+/** What an id names, for the owner maps and in messages. */
+type OwnerKind = 'message' | 'tool call' | 'reasoning' | 'activity'
 
-const nullOptionals: Record<string, readonly string[]> = {
-  SUBAGENT_STARTED: ['description', 'parentSubagentRunId', 'parentToolCallId', 'parentMessageId'],
-  SUBAGENT_FINISHED: ['outcome'],
-  SUBAGENT_ERROR: ['code'],
-}
+/**
+ * Something that opens, may stream, then closes, each id open once at a time: `<prefix>_START`,
+ * `<prefix>_<stream>` (if it streams), `<prefix>_END`; `idField` holds the id, `owners` names the
+ * map of whom each id belongs to.
+ */
+type Family = [prefix: string, stream: string, idField: string, owners: OwnerKind]
+const families: Family[] = [
+  ['TEXT_MESSAGE', 'CONTENT', 'messageId', 'message'],
+  ['TOOL_CALL', 'ARGS', 'toolCallId', 'tool call'],
+  ['REASONING', '', 'messageId', 'reasoning'],
+  ['REASONING_MESSAGE', 'CONTENT', 'messageId', 'reasoning'],
+]
+/** Each event type of a family, to its family. */
+const familyOf = new Map(
+  families.flatMap((family) => {
+    const [prefix, stream] = family
+    return (stream ? ['START', stream, 'END'] : ['START', 'END']).map((part): [string, Family] => [`${prefix}_${part}`, family])
+  }),
+)
+/** "text message", "tool call", "reasoning", "reasoning message". */
+const nameOf = ([prefix]: Family) => prefix.toLowerCase().replace('_', ' ')
 
-const ownerName = (owner: string | undefined) => owner ?? '(the parent agent)'
-const nullField = (type: string, field: string) => `Cannot send '${type}' with '${field}: null'. The field is optional — omit it entirely.`
+/** The subagent events: the fields each must carry as strings, and the optional ones it must not send as null. */
+const subagentFields = new Map<string, [required: string[], optional: string[]]>([
+  [
+    'SUBAGENT_STARTED',
+    [
+      ['subagentRunId', 'name'],
+      ['description', 'parentSubagentRunId', 'parentToolCallId', 'parentMessageId'],
+    ],
+  ],
+  ['SUBAGENT_FINISHED', [['subagentRunId'], ['outcome']]],
+  ['SUBAGENT_ERROR', [['subagentRunId', 'message'], ['code']]],
+])
+
+const who = (owner: Owner) => (owner === undefined ? 'the parent agent' : `subagent "${owner}"`)
+const about = (type: string, what: string, id: unknown, why: string) => `${type} for ${what} "${id}", which ${why}`
+const nullField = (type: string, field: string, where = '') => `${type} with ${field}: null${where} (leave it out instead)`
 
 /** One stream's lifecycle: `check` each event in order; the first message it returns is the stream's failure. */
 export class LifecycleVerifier {
-  private readonly messages = new Set<string>()
-  private readonly toolCalls = new Set<string>()
-  private readonly reasoningSpans = new Set<string>()
-  private readonly reasoningMessages = new Set<string>()
-  private readonly owners = {
-    message: new Map<string, Owner>(),
-    toolCall: new Map<string, Owner>(),
-    activity: new Map<string, Owner>(),
-    reasoning: new Map<string, Owner>(),
-  }
-  private readonly steps = new Map<string | undefined, Set<string>>()
-  private readonly subagents = new Set<string>()
-  private readonly closedSubagents = new Set<string>()
-  private runFinished = false
-  private runError = false
-  private runStarted = false
-  private first = true
-
   /** Why the event breaks the order, or undefined if it may come now. */
-  check(event: Fields): string | undefined {
-    const type = event.type
-    if (this.runError && type !== 'RUN_STARTED') {
-      return `Cannot send event type '${type}': The run has already errored with 'RUN_ERROR'. No further events can be sent.`
-    }
-    if (this.runFinished && type !== 'RUN_ERROR' && type !== 'RUN_STARTED') {
-      return `Cannot send event type '${type}': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'.`
-    }
-    if (this.first) {
-      this.first = false
-      if (type !== 'RUN_STARTED' && type !== 'RUN_ERROR') return `First event must be 'RUN_STARTED'`
-    } else if (type === 'RUN_STARTED') {
-      if (this.runStarted && !this.runFinished && !this.runError) {
-        return `Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.`
-      }
-      if (this.runFinished || this.runError) this.reset()
-    }
-    if (event.subagentRunId === null) return nullField(type, 'subagentRunId')
-    const optionals = nullOptionals[type]
-    if (optionals) {
-      const wrong = this.subagentShape(type, event, optionals)
-      if (wrong) return wrong
-    }
-    if (type === 'RUN_FINISHED') {
-      const outcome = event.outcome as { type?: string; interrupts?: { id?: string; subagentRunId?: unknown }[] } | null | undefined
-      if (outcome?.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
-        for (const interrupt of outcome.interrupts) {
-          if (interrupt && interrupt.subagentRunId === null) {
-            return `Cannot send 'RUN_FINISHED' with an interrupt (id '${interrupt.id}') carrying 'subagentRunId: null'. The field is optional — omit it entirely.`
-          }
-        }
-      }
-    }
-    return this.order(type, event, event.subagentRunId as string | undefined)
+  readonly check: (event: Fields) => string | undefined = lifecycleRules()
+}
+
+function lifecycleRules() {
+  /** The last of RUN_STARTED, RUN_FINISHED and RUN_ERROR accepted. */
+  let lastRunEvent: string | undefined
+  // What the current run has open, and whom each id it has seen belongs to.
+  let open: Map<Family, Set<unknown>>
+  let owners: Record<OwnerKind, Map<unknown, Owner>>
+  let steps: [name: unknown, owner: Owner][]
+  /** Each subagent of the run: true while it runs, false once it has ended. */
+  let subagents: Map<unknown, boolean>
+  const newRun = () => {
+    open = new Map(families.map((family) => [family, new Set()]))
+    owners = { message: new Map(), 'tool call': new Map(), reasoning: new Map(), activity: new Map() }
+    steps = []
+    subagents = new Map()
+  }
+  newRun()
+
+  /** An event tagged with another subagent than the one its entity belongs to. */
+  const foreign = (type: string, tag: Owner, kind: OwnerKind, id: unknown) => {
+    const owner = owners[kind].get(id)
+    return tag !== undefined && owners[kind].has(id) && owner !== tag ? about(type, kind, id, `belongs to ${who(owner)}, not ${who(tag)}`) : undefined
   }
 
-  private reset() {
-    this.messages.clear()
-    this.toolCalls.clear()
-    this.reasoningSpans.clear()
-    this.reasoningMessages.clear()
-    for (const owners of Object.values(this.owners)) owners.clear()
-    this.steps.clear()
-    this.subagents.clear()
-    this.closedSubagents.clear()
-    this.runFinished = false
-    this.runError = false
-    this.runStarted = true
+  const claim = (kind: OwnerKind, id: unknown, owner: Owner, authoritative: boolean) => {
+    if (authoritative || !owners[kind].has(id)) owners[kind].set(id, owner)
   }
 
-  private subagentShape(type: string, event: Fields, optionals: readonly string[]): string | undefined {
-    for (const field of optionals) if (event[field] === null) return nullField(type, field)
-    const outcome = event.outcome as { type?: unknown; interruptIds?: unknown } | null | undefined
-    if (outcome !== undefined && outcome !== null && outcome.type !== 'success' && outcome.type !== 'suspended') {
-      return `Cannot send '${type}' with outcome type '${String(outcome.type)}'. The outcome is either { type: "success" } or { type: "suspended" }.`
-    }
-    if (outcome && outcome.interruptIds === null) return nullField(type, 'outcome.interruptIds')
-    if (outcome && Array.isArray(outcome.interruptIds) && outcome.interruptIds.some((id) => typeof id !== 'string')) {
-      return `Cannot send '${type}' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.`
+  /** The owners of what a run's input or a messages snapshot holds, so later events are checked against them. */
+  const seedOwners = (type: string, messages: unknown, authoritative: boolean) => {
+    if (!Array.isArray(messages)) return undefined
+    for (const message of messages as (Record<string, unknown> | null)[]) {
+      if (!message || typeof message.id !== 'string') continue
+      const { id, subagentRunId: owner } = message
+      if (owner === null) return nullField(type, 'subagentRunId', ` on message "${id}"`)
+      claim(message.role === 'reasoning' || message.role === 'activity' ? message.role : 'message', id, owner, authoritative)
+      const calls = (message.toolCalls ?? []) as Iterable<{ id?: unknown } | null>
+      if (typeof calls[Symbol.iterator] !== 'function') return `${type} with message "${id}" whose toolCalls is not a list`
+      for (const call of calls) if (typeof call?.id === 'string') claim('tool call', call.id, owner, authoritative)
     }
     return undefined
   }
 
-  private order(type: string, event: Fields, tag: string | undefined): string | undefined {
+  /** A START opens its id, and the events after it need it open; all keep to its owner. */
+  const familyEvent = (type: string, event: Fields, tag: Owner, family: Family) => {
+    const [, , idField, kind] = family
+    const id = event[idField]
+    const ids = open.get(family) as Set<unknown>
+    const starts = type.endsWith('_START')
+    if (ids.has(id) === starts) return about(type, nameOf(family), id, starts ? 'is already open' : 'is not open')
+    const wrong = foreign(type, tag, kind, id)
+    if (wrong) return wrong
+    let owner = tag
+    const parent = event.parentMessageId
+    if (type === 'TOOL_CALL_START' && parent !== undefined && owners.message.has(parent)) {
+      // A tool call belongs to the message that carries it.
+      owner = owners.message.get(parent)
+      const claimed = tag !== undefined ? tag : owners['tool call'].has(id) ? owners['tool call'].get(id) : owner
+      if (claimed !== owner) return about(type, 'tool call', id, `belongs to ${who(claimed)}, but its parent message "${parent}" to ${who(owner)}`)
+    }
+    if (starts) {
+      ids.add(id)
+      claim(kind, id, owner, false)
+    }
+    if (type.endsWith('_END')) ids.delete(id)
+    return undefined
+  }
+
+  const step = (type: string, name: unknown, owner: Owner) => {
+    const index = steps.findIndex(([stepName, by]) => stepName === name && by === owner)
+    if (type === 'STEP_STARTED') {
+      if (index >= 0) return about(type, 'step', name, `is already open under ${who(owner)}`)
+      steps.push([name, owner])
+    } else if (index < 0) {
+      const holder = steps.find(([stepName]) => stepName === name)
+      return about(type, 'step', name, holder ? `is open under ${who(holder[1])}, not ${who(owner)}` : 'is not open')
+    } else steps.splice(index, 1)
+    return undefined
+  }
+
+  const subagent = (type: string, event: Fields, [required, optional]: [string[], string[]]) => {
+    const nulled = optional.find((field) => event[field] === null)
+    if (nulled) return nullField(type, nulled)
+    const outcome = event.outcome as { type?: unknown; interruptIds?: unknown } | null | undefined
+    const ids = outcome?.interruptIds
+    const wrongIds = ids === null || (Array.isArray(ids) && ids.some((id) => typeof id !== 'string'))
+    if (outcome != null && ((outcome.type !== 'success' && outcome.type !== 'suspended') || wrongIds)) {
+      return `${type} with an outcome other than { type: "success" | "suspended", interruptIds?: string[] }`
+    }
+    const missing = required.find((field) => typeof event[field] !== 'string')
+    if (missing) return `${type} without a ${missing}`
+    const id = event.subagentRunId
+    if (type !== 'SUBAGENT_STARTED') {
+      if (!subagents.get(id)) return about(type, 'subagent', id, 'is not running')
+      subagents.set(id, false)
+      return undefined
+    }
+    if (subagents.has(id)) return about(type, 'subagent', id, subagents.get(id) ? 'is already running' : 'has already ended in this run')
+    const parent = event.parentSubagentRunId
+    if (parent !== undefined && !subagents.has(parent)) return about(type, 'parent subagent', parent, 'has not started in this run')
+    subagents.set(id, true)
+    return undefined
+  }
+
+  /** RUN_FINISHED closes the run: nothing may be left open, and no interrupt's subagentRunId is null. */
+  const finishRun = (type: string, event: Fields) => {
+    const outcome = event.outcome as { type?: unknown; interrupts?: unknown } | null | undefined
+    if (outcome?.type === 'interrupt' && Array.isArray(outcome.interrupts)) {
+      const orphan = outcome.interrupts.find((interrupt) => interrupt && interrupt.subagentRunId === null)
+      if (orphan) return nullField(type, 'subagentRunId', ` on interrupt "${orphan.id}"`)
+    }
+    const stillOpen = [
+      ...steps.map(([name, owner]) => `step "${name}" of ${who(owner)}`),
+      ...[...open].flatMap(([family, ids]) => [...ids].map((id) => `${nameOf(family)} "${id}"`)),
+      ...[...subagents].filter(([, running]) => running).map(([id]) => `subagent "${id}"`),
+    ]
+    if (stillOpen.length > 0) return `${type} with ${stillOpen.join(', ')} still open`
+    lastRunEvent = type
+    return undefined
+  }
+
+  return (event: Fields): string | undefined => {
+    const { type } = event
+    const tag = event.subagentRunId
+    if (type === 'RUN_STARTED') {
+      if (lastRunEvent === type) return 'RUN_STARTED while a run is active'
+      newRun()
+    } else if (lastRunEvent === 'RUN_ERROR' || (lastRunEvent !== 'RUN_STARTED' && type !== 'RUN_ERROR')) {
+      return lastRunEvent ? `${type} after ${lastRunEvent}, before a new RUN_STARTED` : `${type} before RUN_STARTED`
+    }
+    if (tag === null) return nullField(type, 'subagentRunId')
+    const family = familyOf.get(type)
+    if (family) return familyEvent(type, event, tag, family)
+    const subagentEvent = subagentFields.get(type)
+    if (subagentEvent) return subagent(type, event, subagentEvent)
     switch (type) {
-      case 'TEXT_MESSAGE_START':
-        return this.open(
-          type,
-          event.messageId as string,
-          tag,
-          this.messages,
-          this.owners.message,
-          'message',
-          () =>
-            `Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '${event.messageId}' is already in progress. Complete it with 'TEXT_MESSAGE_END' first.`,
-        )
-      case 'TEXT_MESSAGE_CONTENT':
-      case 'TEXT_MESSAGE_END': {
-        const id = event.messageId as string
-        if (!this.messages.has(id)) {
-          return type === 'TEXT_MESSAGE_END'
-            ? `Cannot send 'TEXT_MESSAGE_END' event: No active text message found with ID '${id}'. A 'TEXT_MESSAGE_START' event must be sent first.`
-            : `Cannot send 'TEXT_MESSAGE_CONTENT' event: No active text message found with ID '${id}'. Start a text message with 'TEXT_MESSAGE_START' first.`
-        }
-        const wrong = tagError(type, tag, this.owners.message.get(id), 'message', id)
-        if (!wrong && type === 'TEXT_MESSAGE_END') this.messages.delete(id)
-        return wrong
-      }
-      case 'TOOL_CALL_START':
-        return this.startToolCall(event, tag)
-      case 'TOOL_CALL_ARGS':
-      case 'TOOL_CALL_END': {
-        const id = event.toolCallId as string
-        if (!this.toolCalls.has(id)) {
-          return type === 'TOOL_CALL_END'
-            ? `Cannot send 'TOOL_CALL_END' event: No active tool call found with ID '${id}'. A 'TOOL_CALL_START' event must be sent first.`
-            : `Cannot send 'TOOL_CALL_ARGS' event: No active tool call found with ID '${id}'. Start a tool call with 'TOOL_CALL_START' first.`
-        }
-        const wrong = tagError(type, tag, this.owners.toolCall.get(id), 'tool call', id)
-        if (!wrong && type === 'TOOL_CALL_END') this.toolCalls.delete(id)
-        return wrong
-      }
       case 'STEP_STARTED':
-        return this.startStep(event.stepName as string, tag)
       case 'STEP_FINISHED':
-        return this.finishStep(event.stepName as string, tag)
-      case 'ACTIVITY_SNAPSHOT': {
-        const id = event.messageId as string
-        if (!this.owners.activity.has(id) || event.replace !== false) this.owners.activity.set(id, { subagentRunId: tag })
+        return step(type, event.stepName, tag)
+      case 'ACTIVITY_SNAPSHOT':
+        claim('activity', event.messageId, tag, event.replace !== false)
         return undefined
-      }
-      case 'TOOL_CALL_RESULT':
-        if (typeof event.messageId === 'string') this.owners.message.set(event.messageId, { subagentRunId: tag })
-        return undefined
-      case 'REASONING_START':
-      case 'REASONING_MESSAGE_START': {
-        const span = type === 'REASONING_START'
-        return this.open(
-          type,
-          event.messageId as string,
-          tag,
-          span ? this.reasoningSpans : this.reasoningMessages,
-          this.owners.reasoning,
-          'reasoning message',
-          () =>
-            span
-              ? `Cannot send 'REASONING_START' event: A reasoning span with ID '${event.messageId}' is already in progress. Complete it with 'REASONING_END' first.`
-              : `Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '${event.messageId}' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.`,
-        )
-      }
-      case 'REASONING_MESSAGE_CONTENT':
-      case 'REASONING_MESSAGE_END':
-      case 'REASONING_END': {
-        const id = event.messageId as string
-        const span = type === 'REASONING_END'
-        const open = span ? this.reasoningSpans : this.reasoningMessages
-        if (!open.has(id)) {
-          return span
-            ? `Cannot send 'REASONING_END' event: No active reasoning span found with ID '${id}'. A 'REASONING_START' event must be sent first.`
-            : `Cannot send '${type}' event: No active reasoning message found with ID '${id}'. Start a reasoning message with 'REASONING_MESSAGE_START' first.`
-        }
-        const wrong = tagError(type, tag, this.owners.reasoning.get(id), 'reasoning message', id)
-        if (!wrong && type !== 'REASONING_MESSAGE_CONTENT') open.delete(id)
-        return wrong
-      }
-      case 'REASONING_ENCRYPTED_VALUE': {
-        const id = event.entityId as string
-        const { subtype } = event
-        const owner =
-          subtype === 'tool-call'
-            ? this.owners.toolCall.get(id)
-            : subtype === 'message'
-              ? (this.owners.message.get(id) ?? this.owners.reasoning.get(id))
-              : this.owners.reasoning.get(id)
-        const kind = subtype === 'tool-call' ? 'tool call' : subtype === 'message' ? 'message' : 'reasoning message'
-        return tagError(type, tag, owner, kind, id)
-      }
       case 'ACTIVITY_DELTA':
-        return tagError(type, tag, this.owners.activity.get(event.messageId as string), 'activity', event.messageId as string)
-      case 'SUBAGENT_STARTED':
-        return this.startSubagent(event)
-      case 'SUBAGENT_FINISHED':
-      case 'SUBAGENT_ERROR':
-        return this.finishSubagent(type, event)
+        return foreign(type, tag, 'activity', event.messageId)
+      case 'TOOL_CALL_RESULT':
+        if (typeof event.messageId === 'string') claim('message', event.messageId, tag, true)
+        return undefined
+      case 'REASONING_ENCRYPTED_VALUE': {
+        const id = event.entityId
+        const kind = event.subtype === 'tool-call' ? 'tool call' : event.subtype === 'message' && owners.message.has(id) ? 'message' : 'reasoning'
+        return foreign(type, tag, kind, id)
+      }
       case 'MESSAGES_SNAPSHOT':
-        return this.seedOwners(event.messages, true)
+        return seedOwners(type, event.messages, true)
       case 'RUN_STARTED':
-        this.runStarted = true
-        return this.seedOwners((event.input as { messages?: unknown } | undefined)?.messages, false)
+        lastRunEvent = type
+        return seedOwners(type, (event.input as { messages?: unknown } | null | undefined)?.messages, false)
       case 'RUN_FINISHED':
-        return this.finishRun()
+        return finishRun(type, event)
       case 'RUN_ERROR':
-        this.runError = true
+        lastRunEvent = type
         return undefined
       default:
         return undefined
     }
   }
-
-  /** A START of something that streams: not open already, and under the subagent that first opened that id. */
-  private open(type: string, id: string, tag: string | undefined, open: Set<string>, owners: Map<string, Owner>, kind: string, already: () => string) {
-    if (open.has(id)) return already()
-    const owner = owners.get(id)
-    if (owner) {
-      const wrong = tagError(type, tag, owner, kind, id)
-      if (wrong) return wrong
-    }
-    open.add(id)
-    if (!owner) owners.set(id, { subagentRunId: tag })
-    return undefined
-  }
-
-  private startToolCall(event: Fields, tag: string | undefined): string | undefined {
-    const id = event.toolCallId as string
-    if (this.toolCalls.has(id)) {
-      return `Cannot send 'TOOL_CALL_START' event: A tool call with ID '${id}' is already in progress. Complete it with 'TOOL_CALL_END' first.`
-    }
-    const parentId = event.parentMessageId as string | undefined
-    let inherited: Owner | undefined
-    if (parentId !== undefined) {
-      const parent = this.owners.message.get(parentId)
-      if (parent) {
-        if (tag !== undefined && tag !== parent.subagentRunId) {
-          return `Cannot send 'TOOL_CALL_START': subagentRunId '${tag}' does not match its parent message '${parentId}' owner '${ownerName(parent.subagentRunId)}'. A tool call belongs to the message that carries it.`
-        }
-        inherited = parent
-      }
-    }
-    const existing = this.owners.toolCall.get(id)
-    if (existing) {
-      const wrong = tagError('TOOL_CALL_START', tag, existing, 'tool call', id)
-      if (wrong) return wrong
-      if (tag === undefined && inherited && inherited.subagentRunId !== existing.subagentRunId) {
-        return `Cannot send 'TOOL_CALL_START': tool call '${id}' is owned by '${ownerName(existing.subagentRunId)}' but its parent message '${parentId}' is owned by '${ownerName(inherited.subagentRunId)}'. A tool call belongs to the message that carries it.`
-      }
-    }
-    this.toolCalls.add(id)
-    if (!existing) this.owners.toolCall.set(id, tag !== undefined ? { subagentRunId: tag } : (inherited ?? { subagentRunId: undefined }))
-    return undefined
-  }
-
-  private stepsOf(owner: string | undefined) {
-    let names = this.steps.get(owner)
-    if (!names) {
-      names = new Set()
-      this.steps.set(owner, names)
-    }
-    return names
-  }
-
-  private startStep(name: string, owner: string | undefined): string | undefined {
-    const names = this.stepsOf(owner)
-    if (names.has(name)) return `Step "${name}" is already active for 'STEP_STARTED'${owner !== undefined ? ` in subagent '${owner}'` : ''}`
-    names.add(name)
-    return undefined
-  }
-
-  private finishStep(name: string, owner: string | undefined): string | undefined {
-    const names = this.stepsOf(owner)
-    if (!names.has(name)) {
-      for (const [other, open] of this.steps) {
-        if (other !== owner && open.has(name)) {
-          const by = owner !== undefined ? `subagent '${owner}'` : 'the parent agent'
-          const under = other !== undefined ? `subagent '${other}'` : 'the parent agent'
-          return `Cannot send 'STEP_FINISHED' for step "${name}" attributed to ${by}: that step is open under ${under}. A step must be finished by whoever started it.`
-        }
-      }
-      return `Cannot send 'STEP_FINISHED' for step "${name}" that was not started`
-    }
-    names.delete(name)
-    return undefined
-  }
-
-  private startSubagent(event: Fields): string | undefined {
-    if (typeof event.subagentRunId !== 'string') return `Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.`
-    if (typeof event.name !== 'string') return `Cannot send 'SUBAGENT_STARTED' without a 'name'.`
-    const id = event.subagentRunId
-    const parent = event.parentSubagentRunId as string | undefined
-    if (this.subagents.has(id)) return `Cannot send 'SUBAGENT_STARTED': subagent '${id}' is already active. Finish it with 'SUBAGENT_FINISHED' first.`
-    if (this.closedSubagents.has(id)) {
-      return `Cannot send 'SUBAGENT_STARTED': subagent '${id}' has already finished in this run. Subagent IDs are per-invocation and cannot be reused.`
-    }
-    if (parent !== undefined && !this.subagents.has(parent) && !this.closedSubagents.has(parent)) {
-      return `Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '${parent}' has not been started in this run.`
-    }
-    this.subagents.add(id)
-    return undefined
-  }
-
-  private finishSubagent(type: string, event: Fields): string | undefined {
-    if (typeof event.subagentRunId !== 'string') return `Cannot send '${type}' without a 'subagentRunId'.`
-    if (type === 'SUBAGENT_ERROR' && typeof event.message !== 'string') return `Cannot send 'SUBAGENT_ERROR' without a 'message'.`
-    const id = event.subagentRunId
-    if (!this.subagents.has(id)) {
-      return `Cannot send '${type}': no active subagent found with ID '${id}'. A 'SUBAGENT_STARTED' event must be sent first.`
-    }
-    this.subagents.delete(id)
-    this.closedSubagents.add(id)
-    return undefined
-  }
-
-  private finishRun(): string | undefined {
-    const steps = [...this.steps].flatMap(([owner, names]) => [...names].map((name) => (owner !== undefined ? `${name} (subagent '${owner}')` : name)))
-    if (steps.length > 0) return `Cannot send 'RUN_FINISHED' while steps are still active: ${steps.join(', ')}`
-    const still = (what: string, open: Set<string>) =>
-      open.size > 0 ? `Cannot send 'RUN_FINISHED' while ${what} are still active: ${[...open].join(', ')}` : undefined
-    const open =
-      still('text messages', this.messages) ??
-      still('reasoning messages', this.reasoningMessages) ??
-      still('reasoning spans', this.reasoningSpans) ??
-      still('tool calls', this.toolCalls) ??
-      still('subagents', this.subagents)
-    if (open) return open
-    this.runFinished = true
-    return undefined
-  }
-
-  /** The owners of what a run's input or a messages snapshot holds, so later events are checked against them. */
-  private seedOwners(raw: unknown, authoritative: boolean): string | undefined {
-    const messages = (raw ?? []) as { id?: unknown; role?: unknown; subagentRunId?: string | null; toolCalls?: { id?: unknown }[] }[]
-    if (!Array.isArray(messages)) return undefined
-    for (const message of messages) {
-      if (!message || typeof message.id !== 'string') continue
-      if (message.subagentRunId === null) {
-        return `Cannot send a message (id '${message.id}') with 'subagentRunId: null'. The field is optional — omit it entirely.`
-      }
-      const owners = message.role === 'reasoning' ? this.owners.reasoning : message.role === 'activity' ? this.owners.activity : this.owners.message
-      if (authoritative || !owners.has(message.id)) owners.set(message.id, { subagentRunId: message.subagentRunId })
-      for (const call of message.toolCalls ?? []) {
-        if (call && typeof call.id === 'string' && (authoritative || !this.owners.toolCall.has(call.id))) {
-          this.owners.toolCall.set(call.id, { subagentRunId: message.subagentRunId ?? undefined })
-        }
-      }
-    }
-    return undefined
-  }
-}
-
-/** An event tagged with a subagent other than the one that opened its entity. */
-function tagError(type: string, tag: string | undefined, owner: Owner | undefined, kind: string, id: string): string | undefined {
-  if (tag === undefined || !owner || owner.subagentRunId === tag) return undefined
-  return `Cannot send '${type}': subagentRunId '${tag}' does not match the ${kind} '${id}' opener's subagent '${ownerName(owner.subagentRunId)}'.`
 }
