@@ -77,7 +77,7 @@ export const reject = () => store.reject()
 ${code}`
 
 /** The same writer over many threads: the registry on the built-in transport, its list and the active thread. */
-const threadsApp = (options = '', factory?: string) => `
+const threadsApp = ({ options = '', factory }: { options?: string; factory?: string | undefined } = {}) => `
 ${imports('canAnswer', 'canRun', 'createAgentThreads', 'useAgentStore', factory)}
 export const threads = createAgentThreads({ url: '/api/agent', ${INITIAL}${options} })
 export function Writer() {
@@ -93,7 +93,7 @@ const HTTP_AGENT = "import { HttpAgent } from '@ag-ui/client'"
 const apps = {
   writer: writerApp(),
   threads: threadsApp(),
-  threadsPersisted: threadsApp(`, ${persistOption(threadsPersistFactory, STORAGE)}`, threadsPersistFactory),
+  threadsPersisted: threadsApp({ options: `, ${persistOption(threadsPersistFactory, STORAGE)}`, factory: threadsPersistFactory }),
   persisted: writerApp({ options: `, ${persistOption(storePersistFactory, STORAGE)}`, importLines: storePersistFactory ? imports(storePersistFactory) : '' }),
   httpAgent: writerApp({ transport: "agent: new HttpAgent({ url: '/api/agent' })", importLines: HTTP_AGENT }),
   recorder: writerApp({ importLines: "import { createRecorder } from '@agent-state/devtools'", code: 'export const recorder = createRecorder(store)' }),
