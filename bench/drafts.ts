@@ -26,7 +26,8 @@ const SCENARIO = '4. Draft from streamed tool arguments'
 const CHUNK = 4
 const TOOL_CALL = 'call-write-1'
 
-function draftEvents(text: string) {
+/** The draft's events: PredictState, then the tool call whose `document` argument streams in CHUNK-character pieces. */
+export function draftEvents(text: string) {
   const args = JSON.stringify({ document: text })
   const chunks: string[] = []
   for (let i = 0; i < args.length; i += CHUNK) chunks.push(args.slice(i, i + CHUNK))

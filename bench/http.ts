@@ -1,8 +1,9 @@
-// The path users run: an HttpAgent reading server-sent events. A node:http server on 127.0.0.1
-// streams the 128k message of scenario 3 and the 1 MB state + 2,000 deltas of scenario 1 from
-// bodies encoded once up front; the same bytes go through store.run() with an HttpAgent, through
-// @ag-ui/client's own HttpAgent.runAgent(), and through the bare transports (HttpAgent.run() with
-// and without the store's SSE framing) that show what reading the stream costs each of them.
+// The path users run: server-sent events over HTTP. A node:http server on 127.0.0.1 streams the
+// 128k message of scenario 3, the 128k draft of scenario 4 and the 1 MB state + 2,000 deltas of
+// scenario 1 from bodies encoded once up front; the same bytes go through store.run() on the
+// built-in transport (`url`) and with an HttpAgent, through @ag-ui/client's own
+// HttpAgent.runAgent(), through the bare transports that show what reading the stream costs each
+// of them, and through a floor: a bare fetch that splits the events and JSON.parses each.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -29,6 +30,7 @@ import {
   wire,
   withLifecycle,
 } from './core-state'
+import { draftEvents } from './drafts'
 import {
   describePairedRatio,
   describeTiming,
@@ -46,6 +48,7 @@ import {
 } from './harness'
 
 const SCENARIO_TEXT = 'HTTP/SSE: 128k streamed message'
+const SCENARIO_DRAFT = 'HTTP/SSE: 128k draft from tool arguments'
 const SCENARIO_STATE = 'HTTP/SSE: 1 MB state + 2,000 deltas'
 const THREAD_ID = 'bench-http-thread'
 /** runAgent deep-clones the 1 MB state per delta (tens of ms each): timed on this many deltas. */
@@ -108,11 +111,17 @@ async function startServer() {
 }
 type Server = Awaited<ReturnType<typeof startServer>>
 
-/** `await store.run()` on a fresh store whose agent is an HttpAgent reading `url`. */
-function storeOverHttp<TState>(url: string, initialState: TState, check: (store: AgentStore<TState>) => void): MeasureOptions<AgentStore<TState>> {
+/** `await store.run()` on a fresh store reading `url`: through an HttpAgent, or with `builtIn` through the store's own transport. */
+function storeOverHttp<TState>(
+  url: string,
+  initialState: TState,
+  check: (store: AgentStore<TState>) => void,
+  builtIn = false,
+): MeasureOptions<AgentStore<TState>> {
   return {
     setup: () => {
-      const store = createAgentStore<TState>({ initialState, agent: new HttpAgent({ url, threadId: THREAD_ID }) })
+      const transport = builtIn ? { url, threadId: THREAD_ID } : { agent: new HttpAgent({ url, threadId: THREAD_ID }) }
+      const store = createAgentStore<TState>({ initialState, ...transport })
       // A subscriber, as a UI would have.
       store.subscribe(() => {})
       return store
@@ -337,11 +346,18 @@ function fetchFloor(url: string, expected: number): MeasureOptions<RunAgentInput
   }
 }
 
+/** The store end to end on each path: the built-in transport (`url`) and an HttpAgent. */
+interface StorePaths {
+  builtIn: MeasureOptions<unknown>
+  httpAgent: MeasureOptions<unknown>
+}
+
 /**
  * The built-in transport against connectRun with an HttpAgent (both into counting handlers, the
- * store left out), @ag-ui/client's runAgent and the floor, measured in the same rounds but runAgent.
+ * store left out), the floor, and the store end to end on both paths, measured in the same rounds;
+ * @ag-ui/client's runAgent from other rounds.
  */
-async function builtInRows(s: Stream, url: string, runAgent: { ms: number; note: string }): Promise<Row[]> {
+async function builtInRows(s: Stream, url: string, stores: StorePaths, runAgent: { ms: number; note: string }): Promise<Row[]> {
   const builtIn = intoHandlers(
     () => undefined,
     (_none, input, handlers) => connectHttpRun({ url }, input, handlers),
@@ -352,10 +368,49 @@ async function builtInRows(s: Stream, url: string, runAgent: { ms: number; note:
     (agent, input, handlers) => connectRun(agent, input, handlers),
     s.events,
   )
-  const [ours, theirs, floor] = await measureInterleaved([builtIn, viaHttpAgent, fetchFloor(url, s.events)], { warmup: 3, trials: 15, alternate: true })
+  const [ours, theirs, floor, storeOurs, storeTheirs] = await measureInterleaved(
+    [builtIn, viaHttpAgent, fetchFloor(url, s.events), stores.builtIn, stores.httpAgent],
+    { warmup: 3, trials: 15, alternate: true },
+  )
   const overFloor = pairedRatio(ours, floor)
   const overHttpAgent = pairedRatio(theirs, ours)
+  const storeOverHttpAgent = pairedRatio(storeTheirs, storeOurs)
   return [
+    {
+      name: 'store.run, built-in transport (url)',
+      value: perSecond(s.events, storeOurs.median),
+      note: `createAgentStore({ url }): the store's own POST and SSE reader, one JSON.parse per event, one subscriber: ${formatTime(storeOurs.median)}, ${describeTiming(storeOurs)}`,
+    },
+    {
+      name: 'store.run, HttpAgent (same rounds)',
+      value: perSecond(s.events, storeTheirs.median),
+      note: `createAgentStore({ agent: new HttpAgent({ url }) }): ${formatTime(storeTheirs.median)}, ${describeTiming(storeTheirs)}`,
+    },
+    {
+      name: 'store.run: HttpAgent / built-in transport',
+      value: formatRatio(storeOverHttpAgent),
+      target: '> 1×',
+      pass: storeOverHttpAgent > 1,
+      note: describePairedRatio(storeTheirs, storeOurs),
+    },
+    {
+      name: 'store.run, built-in transport / floor',
+      value: formatRatio(pairedRatio(storeOurs, floor)),
+      target: 'report',
+      note: `the floor only parses; the store also checks and applies every event. ${describePairedRatio(storeOurs, floor)}`,
+    },
+    {
+      name: 'store.run, HttpAgent / floor',
+      value: formatRatio(pairedRatio(storeTheirs, floor)),
+      target: 'report',
+      note: describePairedRatio(storeTheirs, floor),
+    },
+    {
+      name: '@ag-ui/client runAgent / store.run, built-in transport',
+      value: formatRatio(runAgent.ms / storeOurs.median),
+      target: 'report',
+      note: `ratio of the medians, measured in other rounds: ${runAgent.note}`,
+    },
     {
       name: 'built-in transport (connectHttpRun, fetch reader) into handlers',
       value: perSecond(s.events, ours.median),
@@ -386,6 +441,48 @@ async function builtInRows(s: Stream, url: string, runAgent: { ms: number; note:
       note: `ratio of the medians, measured in other rounds: ${runAgent.note}`,
     },
   ]
+}
+
+function storePaths<TState>(url: string, initialState: TState, check: (store: AgentStore<TState>) => void): StorePaths {
+  return {
+    builtIn: storeOverHttp(url, initialState, check, true),
+    httpAgent: storeOverHttp(url, initialState, check),
+  }
+}
+
+async function benchDraft(server: Server): Promise<Row[]> {
+  const draft = draftEvents(buildText(128 * 1024, 7))
+  const s = stream('/draft', draft.events)
+  const url = server.url(s)
+  type Writer = { document: string }
+  // Nothing asks for a confirmation: the run's end commits the draft.
+  const check = (st: AgentStore<Writer>) => {
+    expectEqual(st.getState().state.document, draft.text, 'the draft over HTTP')
+    expectEqual(st.getState().committed.document, draft.text, 'the draft committed at the end of the run')
+  }
+  const client = clientOverHttp(url, { document: '' }, (agent) => {
+    const call =
+      agent.messages.at(-1)?.role === 'assistant' ? (agent.messages.at(-1) as { toolCalls?: { function: { arguments: string } }[] }).toolCalls?.[0] : undefined
+    expectEqual(call?.function.arguments, JSON.stringify({ document: draft.text }), '@ag-ui/client runAgent holds the arguments')
+  })
+  // runAgent takes seconds here: each round times it once and the store three times right after.
+  const against = await measureAgainst(client, storeOverHttp<Writer>(url, { document: '' }, check, true), { warmup: 1, trials: 3, fastPerRound: 3 })
+  return [
+    {
+      name: 'stream',
+      value: `${formatCount(s.events)} events, ${formatBytes(s.body.length)} of SSE`,
+      note: "scenario 4's 128k draft: PredictState, TOOL_CALL_START, 4-character TOOL_CALL_ARGS chunks of {\"document\": …}, TOOL_CALL_END, between RUN_STARTED and RUN_FINISHED; the store starts from { document: '' }",
+    },
+    {
+      name: '@ag-ui/client HttpAgent.runAgent()',
+      value: perSecond(s.events, against.slow.median),
+      note: `${formatTime(against.slow.median)} a run; ${describeTiming(against.slow)}; median of ${against.ratios.length} rounds' ratios over the built-in store run: ${against.ratios.map(formatRatio).join(', ')}`,
+    },
+    ...(await builtInRows(s, url, storePaths<Writer>(url, { document: '' }, check), {
+      ms: against.slow.median,
+      note: `runAgent ${formatTime(against.slow.median)} a run`,
+    })),
+  ].map((row) => ({ scenario: SCENARIO_DRAFT, ...row }))
 }
 
 async function benchText(server: Server): Promise<Row[]> {
@@ -429,7 +526,15 @@ async function benchText(server: Server): Promise<Row[]> {
       note: `median of ${against.ratios.length} rounds' ratios (${against.ratios.map(formatRatio).join(', ')}), each one runAgent over the median of the three store runs after it`,
     },
     ...transportRows(s, transportOf(transport), overHttp),
-    ...(await builtInRows(s, url, { ms: against.slow.median, note: `runAgent ${formatTime(against.slow.median)} a run` })),
+    ...(await builtInRows(
+      s,
+      url,
+      storePaths(url, {}, (st) => expectMessage(st.getState().messages, text, 'store.run over HTTP')),
+      {
+        ms: against.slow.median,
+        note: `runAgent ${formatTime(against.slow.median)} a run`,
+      },
+    )),
   ].map((row) => ({ scenario: SCENARIO_TEXT, ...row }))
 }
 
@@ -495,10 +600,15 @@ async function benchState(server: Server): Promise<Row[]> {
       target: 'report',
     },
     ...transportRows(full, transportOf(transport), storeFull),
-    ...(await builtInRows(full, server.url(full), {
-      ms: clientEmpty.median + clientPerDelta * deltaCount,
-      note: `runAgent on the whole stream estimated from its per-delta time above: ${formatTime(clientEmpty.median)} + ${formatCount(deltaCount)} × ${formatTime(clientPerDelta)}`,
-    })),
+    ...(await builtInRows(
+      full,
+      server.url(full),
+      storePaths(server.url(full), initial, (st) => expectEqual(st.getState().state, expected, 'store.run over HTTP')),
+      {
+        ms: clientEmpty.median + clientPerDelta * deltaCount,
+        note: `runAgent on the whole stream estimated from its per-delta time above: ${formatTime(clientEmpty.median)} + ${formatCount(deltaCount)} × ${formatTime(clientPerDelta)}`,
+      },
+    )),
   ].map((row) => ({ scenario: SCENARIO_STATE, ...row }))
 }
 
@@ -506,7 +616,7 @@ export async function benchHttp(): Promise<Row[]> {
   assertProductionMode()
   const server = await startServer()
   try {
-    return [...(await benchText(server)), ...(await benchState(server))]
+    return [...(await benchText(server)), ...(await benchDraft(server)), ...(await benchState(server))]
   } finally {
     await server.close()
   }

@@ -1,7 +1,6 @@
-import { HttpAgent } from '@ag-ui/client'
 import { canAnswer, canRun, createAgentStore, useAgentStore } from '@agent-state/react'
 
-const store = createAgentStore({ agent: new HttpAgent({ url: '/api/agent' }), initialState: { document: '' } })
+const store = createAgentStore({ url: '/api/agent', initialState: { document: '' } })
 export function Writer() {
   const text = useAgentStore(store, (s) => s.state.document) // the draft shows while the agent writes it
   const [ready, asking] = [useAgentStore(store, canRun), useAgentStore(store, canAnswer)] // what the store accepts now

@@ -12,9 +12,13 @@ describe('the root README', () => {
     expect(block.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
   })
 
-  it("is the React package's quick start, which packages/react/test/readme.test.tsx runs against the example server", () => {
+  it("is the React package's quick start, which packages/react/test/readme.test.tsx runs against the example server, installed without @ag-ui/client", () => {
     expect(read('./readme-quick-start.tsx')).toBe(read('../packages/react/test/quick-start.tsx'))
-    expect(read('../README.md')).toContain('npm install @agent-state/react @ag-ui/client')
+    const readme = read('../README.md')
+    // The install line ends at the tarballs: the store's own transport needs no @ag-ui/client.
+    expect(readme).toContain('../agent-state/dist/agent-state-core-0.1.0.tgz ../agent-state/dist/agent-state-react-0.1.0.tgz\n')
+    expect(readme).toContain('`npm install @agent-state/react`')
+    expect(read('./readme-quick-start.tsx')).not.toContain('@ag-ui/client')
   })
 
   it('shows the two set-up commands', () => {

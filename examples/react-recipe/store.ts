@@ -1,4 +1,3 @@
-import { HttpAgent } from '@ag-ui/client'
 import { type AgentStore, createAgentThreads } from '@agent-state/react'
 import { agentUrl } from '../shared/view'
 
@@ -24,12 +23,13 @@ export interface RecipeState {
 const key = 'react-recipe'
 
 /**
- * One store per conversation, each with its own agent: a run goes on in the background while another
- * thread is shown. The registry reads like a store (the shown thread's snapshot, with the list beside
- * it), and every thread survives a reload: the conversation and the recipe, your edits included.
+ * One store per conversation, each posting to the agent's URL with its own thread id (the built-in
+ * transport, no @ag-ui/client): a run goes on in the background while another thread is shown. The
+ * registry reads like a store (the shown thread's snapshot, with the list beside it), and every
+ * thread survives a reload: the conversation and the recipe, your edits included.
  */
 export const threads = createAgentThreads<RecipeState>({
-  createAgent: (threadId) => new HttpAgent({ url: agentUrl('recipe'), threadId }),
+  url: agentUrl('recipe'),
   persist: { storage: localStorage, key },
   initialState: {
     recipe: { title: '', skill_level: 'Intermediate', cooking_time: '30 min', special_preferences: [], ingredients: [], instructions: [] },

@@ -52,8 +52,8 @@ function describeToolResult(content: string): string {
 }
 
 /**
- * The last run stopped before its end: the page reloaded while it streamed (HttpAgent cannot rejoin a
- * run, so the store gave it up and rolled its changes back). The store is idle with a run that has no
+ * The last run stopped before its end: the page reloaded while it streamed (the example server has no
+ * connect endpoint to rejoin a run, so the store gave it up and rolled its changes back). The store is idle with a run that has no
  * outcome, and the user's last message has no answer: the chat says so and offers to ask again.
  */
 export const answerInterrupted = (snapshot: Pick<AgentSnapshot, 'status' | 'run' | 'requesting'>): boolean =>

@@ -1,4 +1,3 @@
-import { HttpAgent } from '@ag-ui/client'
 import { createAgentStore } from '@agent-state/svelte'
 import { agentUrl } from '../shared/view'
 
@@ -13,7 +12,7 @@ export interface PlannerState {
 }
 
 export const store = createAgentStore<PlannerState>({
-  agent: new HttpAgent({ url: agentUrl('planner') }),
+  url: agentUrl('planner'),
   // The thread survives a reload: a plan waiting for confirmation comes back with its buttons.
   persist: { storage: localStorage, key: 'svelte-planner' },
   initialState: { steps: [] },

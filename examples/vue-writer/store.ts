@@ -1,4 +1,3 @@
-import { HttpAgent } from '@ag-ui/client'
 import { createAgentStore } from '@agent-state/vue'
 import { agentUrl } from '../shared/view'
 
@@ -7,7 +6,7 @@ export interface WriterState {
 }
 
 export const store = createAgentStore<WriterState>({
-  agent: new HttpAgent({ url: agentUrl('writer') }),
+  url: agentUrl('writer'),
   // The thread survives a reload: a draft waiting for approval comes back with its Approve / Reject.
   persist: { storage: localStorage, key: 'vue-writer' },
   initialState: { document: '' },

@@ -137,7 +137,7 @@ try {
     const readme = readFileSync(join(root, 'packages', name, 'README.md'), 'utf8')
     // The README's own install command, with its tarballs folder pointed at the ones packed above.
     const install = block(readme, '## Install', 'sh').trim().split('\n').at(-1)
-    const expected = `npm install ../agent-state/dist/agent-state-core-0.1.0.tgz ../agent-state/dist/agent-state-${name}-0.1.0.tgz @ag-ui/client`
+    const expected = `npm install ../agent-state/dist/agent-state-core-0.1.0.tgz ../agent-state/dist/agent-state-${name}-0.1.0.tgz`
     if (install !== expected) throw new Error(`${name}: the install line changed: ${install}`)
     const installed = install.replaceAll('../agent-state/dist/', `${tarballs}/`).split(' ').slice(2)
     const dir = join(work, name)
@@ -166,7 +166,7 @@ try {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'new-core-app', private: true, type: 'module' }))
   // The core's quick start has no type annotations: a plain ES module runs it on Node 20.
   writeFileSync(join(dir, 'quick-start.mjs'), block(readFileSync(join(root, 'packages/core/README.md'), 'utf8'), '## Quick start', 'ts'))
-  run('npm', ['install', '--no-audit', '--no-fund', core, '@ag-ui/client'], dir)
+  run('npm', ['install', '--no-audit', '--no-fund', core], dir)
   const output = run(process.execPath, ['quick-start.mjs'], dir).trim().split('\n')
   results.push({ name: 'core', ok: output[0] === 'running 0' && output.includes('The Brave Little Dog'), output: output.slice(0, 4) })
 } finally {

@@ -159,7 +159,7 @@ describe('vue-writer: reloaded while the draft streams', () => {
       expect(await statusText(page)).toBe('LIVE')
 
       await reload(page)
-      // HttpAgent cannot rejoin a run (no AG-UI connect): the run is given up, its draft discarded.
+      // The store has no connectUrl (the example server has no connect endpoint): the run is given up, its draft discarded.
       expect(await statusText(page)).toBe('Idle')
       expect(await page.getByTestId('document').getAttribute('data-length')).toBe('0')
       expect(await page.locator('mark.draft').count()).toBe(0)
