@@ -1,5 +1,5 @@
 import { HttpAgent } from '@ag-ui/client'
-import { type AgentStore, createAgentThreads } from '@agent-state/react'
+import { type AgentStore, createAgentThreads, persistThread } from '@agent-state/react'
 import { agentUrl } from '../shared/view'
 
 export interface Ingredient {
@@ -30,7 +30,7 @@ const key = 'react-recipe'
  */
 export const threads = createAgentThreads<RecipeState>({
   createAgent: (threadId) => new HttpAgent({ url: agentUrl('recipe'), threadId }),
-  persist: { storage: localStorage, key },
+  persist: persistThread({ storage: localStorage, key }),
   initialState: {
     recipe: { title: '', skill_level: 'Intermediate', cooking_time: '30 min', special_preferences: [], ingredients: [], instructions: [] },
   },

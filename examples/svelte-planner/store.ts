@@ -1,5 +1,5 @@
 import { HttpAgent } from '@ag-ui/client'
-import { createAgentStore } from '@agent-state/svelte'
+import { createAgentStore, persistThread } from '@agent-state/svelte'
 import { agentUrl } from '../shared/view'
 
 export interface Step {
@@ -15,7 +15,7 @@ export interface PlannerState {
 export const store = createAgentStore<PlannerState>({
   agent: new HttpAgent({ url: agentUrl('planner') }),
   // The thread survives a reload: a plan waiting for confirmation comes back with its buttons.
-  persist: { storage: localStorage, key: 'svelte-planner' },
+  persist: persistThread({ storage: localStorage, key: 'svelte-planner' }),
   initialState: { steps: [] },
 })
 
