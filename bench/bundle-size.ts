@@ -127,7 +127,7 @@ export async function benchBundleSize(): Promise<Row[]> {
     {
       name: 'an app that imports createAgentStore alone',
       value: kB(storeOnly.gzip),
-      note: `${storeOnly.gzip} B gzip, ${storeOnly.minified} B minified: the store needs its machine, reducers, patcher, partial-JSON reader, transport and persistence whatever the app uses`,
+      note: `${storeOnly.gzip} B gzip, ${storeOnly.minified} B minified: the store needs its machine, reducers, patcher, partial-JSON reader and transport whatever the app uses; saved threads come only with persistThread / restoreThread / serializeThread`,
     },
     ...bindings,
   ].map((row) => ({ scenario: SCENARIO, ...row }))
