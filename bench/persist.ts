@@ -3,7 +3,7 @@
 // and how many writes a stream paced like a model (1,000 tokens, one per millisecond) makes.
 
 import { type BaseEvent, EventType } from '@ag-ui/core'
-import { type AgentStore, createAgentStore } from '../packages/core/src'
+import { type AgentStore, createAgentStore, persistThread } from '../packages/core/src'
 import { assertProductionMode, buildText, PRECISE_TRIALS, STORE_TRIALS, wire, withLifecycle } from './core-state'
 import {
   describePairedRatio,
@@ -48,7 +48,10 @@ function memoryStorage() {
 function streamed(events: readonly BaseEvent[], text: string, persisted: boolean): MeasureOptions<{ store: AgentStore<Record<string, never>> }> {
   return {
     setup: () => {
-      const store = createAgentStore<Record<string, never>>({ initialState: {}, ...(persisted ? { persist: { storage: memoryStorage().storage } } : {}) })
+      const store = createAgentStore<Record<string, never>>({
+        initialState: {},
+        ...(persisted ? { persist: persistThread({ storage: memoryStorage().storage }) } : {}),
+      })
       store.subscribe(() => {})
       return { store }
     },
@@ -62,7 +65,7 @@ function streamed(events: readonly BaseEvent[], text: string, persisted: boolean
 /** Writes made while 1,000 tokens arrive one per millisecond: the throttle, not the tokens, sets the count. */
 async function pacedWrites(): Promise<{ writes: number; elapsed: number; saved: boolean }> {
   const memory = memoryStorage()
-  const store = createAgentStore<Record<string, never>>({ initialState: {}, persist: { storage: memory.storage } })
+  const store = createAgentStore<Record<string, never>>({ initialState: {}, persist: persistThread({ storage: memory.storage }) })
   const text = buildText(4_000, 3)
   const events = textEvents(text, 4)
   const started = performance.now()

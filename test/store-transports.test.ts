@@ -4,7 +4,7 @@
 // against a real server on 127.0.0.1, and asserts what the store shows and what the server received.
 import { enforceOutgoingInput, HttpAgent, runHttpRequest, transformHttpEventStream } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
-import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '@agent-state/core'
+import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '@agent-state/core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type Exchange, ev, type HostileServer, httpError, reply, sse, startHostileServer, waitFor } from './reliability/hostile-server'
 import { NodeXmlHttpRequest } from './support/node-xhr'
@@ -303,7 +303,7 @@ describe('what the store sends through url', () => {
     const first = createAgentStore<Doc>({ url: server.url, connectUrl: `${server.url}/connect`, initialState: { doc: 'before' }, threadId: 't1' })
     void first.run()
     await waitFor(() => first.getState().state.doc === 'mid', 5_000, 'the delta')
-    const saved = JSON.parse(JSON.stringify(first.serialize()))
+    const saved = JSON.parse(JSON.stringify(serializeThread(first)))
     const { runId } = lastRequest()
     first.abort()
 
@@ -322,7 +322,12 @@ describe('what the store sends through url', () => {
         ]),
       )
     })
-    const restored = createAgentStore<Doc>({ url: server.url, connectUrl: `${server.url}/connect`, initialState: { doc: 'before' }, restore: saved })
+    const restored = createAgentStore<Doc>({
+      url: server.url,
+      connectUrl: `${server.url}/connect`,
+      initialState: { doc: 'before' },
+      restore: restoreThread(saved),
+    })
     // At first as the reload left it: idle, the run's change discarded.
     expect(restored.getState()).toMatchObject({ status: 'idle', state: { doc: 'before' } })
     await waitFor(() => restored.getState().state.doc === 'after', 5_000, 'the re-attached run')

@@ -1,4 +1,4 @@
-import { type AgentStore, createAgentThreads } from '@agent-state/react'
+import { type AgentStore, createAgentThreads, persistThread } from '@agent-state/react'
 import { agentUrl } from '../shared/view'
 
 export interface Ingredient {
@@ -30,7 +30,7 @@ const key = 'react-recipe'
  */
 export const threads = createAgentThreads<RecipeState>({
   url: agentUrl('recipe'),
-  persist: { storage: localStorage, key },
+  persist: persistThread({ storage: localStorage, key }),
   initialState: {
     recipe: { title: '', skill_level: 'Intermediate', cooking_time: '30 min', special_preferences: [], ingredients: [], instructions: [] },
   },

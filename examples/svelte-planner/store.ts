@@ -1,4 +1,4 @@
-import { createAgentStore } from '@agent-state/svelte'
+import { createAgentStore, persistThread } from '@agent-state/svelte'
 import { agentUrl } from '../shared/view'
 
 export interface Step {
@@ -14,7 +14,7 @@ export interface PlannerState {
 export const store = createAgentStore<PlannerState>({
   url: agentUrl('planner'),
   // The thread survives a reload: a plan waiting for confirmation comes back with its buttons.
-  persist: { storage: localStorage, key: 'svelte-planner' },
+  persist: persistThread({ storage: localStorage, key: 'svelte-planner' }),
   initialState: { steps: [] },
 })
 

@@ -1,4 +1,4 @@
-import { createAgentStore } from '@agent-state/vue'
+import { createAgentStore, persistThread } from '@agent-state/vue'
 import { agentUrl } from '../shared/view'
 
 export interface WriterState {
@@ -8,7 +8,7 @@ export interface WriterState {
 export const store = createAgentStore<WriterState>({
   url: agentUrl('writer'),
   // The thread survives a reload: a draft waiting for approval comes back with its Approve / Reject.
-  persist: { storage: localStorage, key: 'vue-writer' },
+  persist: persistThread({ storage: localStorage, key: 'vue-writer' }),
   initialState: { document: '' },
 })
 

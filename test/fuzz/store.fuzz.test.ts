@@ -4,7 +4,7 @@ import { type AgentSnapshot, type AgentStore, createAgentStore } from '@agent-st
 import fc from 'fast-check'
 import { Observable, type Subscriber } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { restoreModel, snapshotModel } from '../../packages/core/src/shell/store'
+import { restoreModel, snapshotModel } from '../../packages/core/src/shell/store-model'
 
 type Item = { id: string; text: string }
 type State = { a: number; b: number; document: string; items: Item[]; tags: string[] }

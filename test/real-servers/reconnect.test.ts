@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { HttpAgent } from '@ag-ui/client'
 import type { Message, RunAgentInput } from '@ag-ui/core'
-import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore, serializeThread } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectingHttpAgent, connectUrlFor } from './connecting-agent'
 import { type DropProxy, type ProxiedEvent, startDropProxy } from './drop-proxy'
@@ -431,7 +431,7 @@ async function savedMidStream(scenario: Scenario, k: number, agentKind: AgentKin
   let saved: string | undefined
   let seen = 0
   before.store.onEvent(() => {
-    if (++seen === k) saved = JSON.stringify(before.store.serialize())
+    if (++seen === k) saved = JSON.stringify(serializeThread(before.store))
   })
   await pace(before.threadId, livePaceMs)
   proxy.drop(before.threadId, 'run', k)

@@ -2,6 +2,8 @@ export type { AgentStoreErrorCode, AgentStoreErrorDetails, AgentStoreErrorDetail
 export { AgentStoreError, isAgentStoreError } from './errors'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
+export { persistThread } from './shell/persist-thread'
+export { restoreThread, serializeThread } from './shell/restore-thread'
 export { createAgentStore } from './shell/store'
 export type { AgentThreads, AgentThreadsOptions, ThreadSummary, ThreadsSnapshot } from './shell/threads'
 export { createAgentThreads } from './shell/threads'
@@ -46,4 +48,6 @@ export type {
   Subagent,
   SubagentStatus,
   SubagentStep,
+  ThreadPersistence,
+  ThreadRestore,
 } from './types'

@@ -224,16 +224,33 @@ export interface AgentStoreOptions<TState> {
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */
   timeoutMs?: number
   /**
-   * A thread saved by `serialize()` to continue from. One of an unknown format, damaged, or of
-   * another app version without a working `persist.migrate` is refused (RESTORE, through `onError`
-   * and `error`) and the store starts from `initialState`.
+   * A thread saved by `serializeThread(store)` to continue from, given as `restoreThread(saved)`
+   * (on the client after a server render, or after a reload). One of an unknown format, damaged,
+   * or of another app version without a working `persist` `migrate` is refused (RESTORE, through
+   * `onError` and `error`) and the store starts from `initialState`. A factory rather than the
+   * value itself: an app that restores no thread does not ship the code that reads one.
    */
-  restore?: SerializedThread | null | undefined
+  restore?: ThreadRestore | undefined
   /**
-   * Saves the thread after changes and restores it on creation (when `restore` is not given).
-   * Streaming is written at most once per `throttleMs`; a storage that fails reports PERSIST and the store goes on.
+   * `persistThread({ storage, key, … })`: saves the thread after changes and restores it on
+   * creation (when `restore` is not given). Streaming is written at most once per `throttleMs`; a
+   * storage that fails reports PERSIST and the store goes on. A factory rather than the options
+   * themselves: an app that does not save threads does not ship the code.
    */
-  persist?: PersistOptions | undefined
+  persist?: ThreadPersistence | undefined
+}
+
+declare const persistence: unique symbol
+declare const restoring: unique symbol
+
+/** What `persistThread` makes, for `persist`: the options with the code that reads and writes a saved thread. Its parts are internal. */
+export interface ThreadPersistence {
+  readonly [persistence]: true
+}
+
+/** What `restoreThread` makes, for `restore`: a saved thread with the code that checks and reads it. Its parts are internal. */
+export interface ThreadRestore {
+  readonly [restoring]: true
 }
 
 /** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
@@ -275,7 +292,7 @@ export interface SerializedThread {
   readonly threadId: string
   /** `Date.now()` when it was taken. */
   readonly savedAt: number
-  /** The app's `persist.version` (default 0); absent when the store has no `persist`. */
+  /** The app's persist `version` (default 0); absent when the store has no `persist`. */
   readonly appVersion?: number
   /**
    * The conversation in the `SavedModel` layout, as JSON: a value that is `undefined` is written
@@ -284,14 +301,14 @@ export interface SerializedThread {
   readonly model: unknown
 }
 
-/** A saved thread as `persist.migrate` receives and returns it: format `FORMAT_VERSION`, its values decoded. */
+/** A saved thread as `migrate` (of `persistThread`) receives and returns it: format `FORMAT_VERSION`, its values decoded. */
 export interface SavedThread {
   /** The library's saved-thread format. */
   readonly version: 2
   readonly threadId: string
   /** `Date.now()` when it was saved. */
   readonly savedAt: number
-  /** The app's `persist.version` when it was saved; undefined for a thread serialized by a store without `persist`. */
+  /** The app's persist `version` when it was saved; undefined for a thread serialized by a store without `persist`. */
   readonly appVersion: number | undefined
   readonly model: SavedModel
 }
@@ -485,8 +502,6 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
   reconnect(): Promise<void>
   /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */
   reset(state?: TState, options?: { newThread?: boolean }): void
-  /** The whole thread as plain JSON, for `restore` after a reload, on another page or on the client after SSR. */
-  serialize(): SerializedThread
   /** Resolves once a persisted thread has been read (at once for a sync storage or none); the store shows it from then on. */
   whenRestored(): Promise<void>
   /** Every accepted event, after it is applied (CUSTOM events included). */

@@ -7,7 +7,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable, type Subscriber } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startAgUiServer, type TestServer } from '../../../test/support/agui-server'
-import { type AgentStore, createAgentStore, type SerializedThread } from '../src'
+import { type AgentStore, createAgentStore, persistThread, restoreThread, type SerializedThread, serializeThread } from '../src'
 import { ev } from './helpers'
 import { DrivenAgent, done, interrupt, interruptOnW1, settled, until, writeDocument } from './support/scenarios'
 
@@ -126,20 +126,20 @@ describe('an edit made while the answer waits for its first event', () => {
     const { agent, store, asked } = await waitingFor([onDocument])
     const answering = store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
-    const saved = JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+    const saved = JSON.parse(JSON.stringify(serializeThread(store))) as SerializedThread
     store.abort()
     await answering
 
     const next = new AnsweringAgent([onDocument])
     next.inputs.push(agent.inputs[0]!)
-    const reloaded = createAgentStore<Doc>({ agent: next, initialState, threadId: 't1', restore: saved })
+    const reloaded = createAgentStore<Doc>({ agent: next, initialState, threadId: 't1', restore: restoreThread(saved) })
     const shown = reloaded.getState()
     expect(shown.status).toBe('interrupted')
     expect(shown.confirmations).toStrictEqual(asked.confirmations)
     expect(shown.state).toStrictEqual({ document: 'draft text', title: 'mine' })
     expect(shown.committed).toStrictEqual({ document: 'before', title: 'mine' })
     // Saved again after the reload, it still holds the edit.
-    const twice = createAgentStore<Doc>({ initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(reloaded.serialize())) })
+    const twice = createAgentStore<Doc>({ initialState, threadId: 't1', restore: restoreThread(JSON.parse(JSON.stringify(serializeThread(reloaded)))) })
     expect(twice.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
     const again = reloaded.approve({ id: 'i1' })
     expect(next.inputs.at(-1)!.state).toStrictEqual({ document: 'draft text', title: 'mine' })
@@ -155,14 +155,19 @@ describe('an edit made while the answer waits for its first event', () => {
       removeItem: (key: string) => void items.delete(key),
     }
     const agent = new AnsweringAgent([onDocument])
-    const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    const store = createAgentStore<Doc>({ agent, initialState, threadId: 't1', persist: persistThread({ storage, throttleMs: 0 }) })
     await store.run({ message: 'write' })
     const asked = store.getState()
     void store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
     await new Promise((resolve) => setTimeout(resolve, 0))
     // The page closes here: the request never ends on this page.
-    const next = createAgentStore<Doc>({ agent: new AnsweringAgent([onDocument]), initialState, threadId: 't1', persist: { storage, throttleMs: 0 } })
+    const next = createAgentStore<Doc>({
+      agent: new AnsweringAgent([onDocument]),
+      initialState,
+      threadId: 't1',
+      persist: persistThread({ storage, throttleMs: 0 }),
+    })
     expect(next.getState()).toMatchObject({
       status: 'interrupted',
       state: { document: 'draft text', title: 'mine' },
@@ -203,7 +208,7 @@ describe('an edit made between two answers', () => {
     const { agent, store } = await waitingFor([onDocument, askTitle])
     await store.approve({ id: 'i1' })
     store.setState((state) => ({ ...state, title: 'mine' }))
-    const reloaded = createAgentStore<Doc>({ agent, initialState, threadId: 't1', restore: JSON.parse(JSON.stringify(store.serialize())) })
+    const reloaded = createAgentStore<Doc>({ agent, initialState, threadId: 't1', restore: restoreThread(JSON.parse(JSON.stringify(serializeThread(store)))) })
     expect(reloaded.getState().state).toStrictEqual({ document: 'draft text', title: 'mine' })
     const answering = reloaded.respond({ id: 'i2', payload: { title: 'theirs' } })
     reloaded.abort()

@@ -3,7 +3,7 @@
 // which PredictState entries count, the argument reader, predictions, identities, limits and validators.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../src'
+import { type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev, recordedStore } from './helpers'
 import { type Doc, documentAndTitle, documentCallStreaming, done, interrupt, predict, storeWithErrors, writeDocument } from './support/scenarios'
@@ -645,7 +645,7 @@ describe('the argument text a call drafts from', () => {
     const { store: a } = storeWithErrors({ n: 0 })
     a.apply([ev.runStarted(), predict('n', 'count'), ev.toolStart('c1', 'count', 'm1'), ev.toolArgs('c1', '4'), ev.toolArgs('c1', '2')])
     expect(a.getState().state).toStrictEqual({ n: 0 })
-    const b = createAgentStore<Doc>({ initialState: { n: 0 }, restore: a.serialize() })
+    const b = createAgentStore<Doc>({ initialState: { n: 0 }, restore: restoreThread(serializeThread(a)) })
     b.apply(ev.toolEnd('c1'))
     expect(b.getState().state).toStrictEqual({ n: 42 })
     expect(b.getState().predictions).toStrictEqual([{ toolCallId: 'c1', tool: 'count', stateKey: 'n', value: 42, complete: true }])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../src'
+import { type AgentStoreError, createAgentStore, persistThread } from '../src'
 import { ev, ManualAgent, recordedStore } from './helpers'
 
 // What each error carries is keyed by its code, and a reason is a short slug: the prose is in the message.
@@ -67,7 +67,11 @@ describe('error details by code', () => {
       },
       removeItem: () => {},
     }
-    const store = createAgentStore({ initialState: { n: 0 }, persist: { storage, key: 'k', throttleMs: 0 }, onError: (error) => errors.push(error) })
+    const store = createAgentStore({
+      initialState: { n: 0 },
+      persist: persistThread({ storage, key: 'k', throttleMs: 0 }),
+      onError: (error) => errors.push(error),
+    })
     await store.whenRestored()
     store.setState({ n: 1 })
     await new Promise((resolve) => setTimeout(resolve, 20))

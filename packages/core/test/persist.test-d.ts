@@ -1,11 +1,18 @@
 import {
+  type AgentStore,
   type AgentStoreOptions,
   createAgentStore,
   createAgentThreads,
   type PersistOptions,
   type PersistStorage,
+  persistThread,
+  type ReadableAgentStore,
+  restoreThread,
   type SavedThread,
   type SerializedThread,
+  serializeThread,
+  type ThreadPersistence,
+  type ThreadRestore,
 } from '@agent-state/core'
 import { describe, expectTypeOf, it } from 'vitest'
 
@@ -13,20 +20,34 @@ import { describe, expectTypeOf, it } from 'vitest'
 
 const initialState = { document: '' }
 
-describe('persist', () => {
+describe('persistThread', () => {
   it('takes a storage, with an optional key, throttle, watch, app version and migrate', () => {
+    expectTypeOf(persistThread).parameters.toEqualTypeOf<[PersistOptions]>()
+    expectTypeOf(persistThread).returns.toEqualTypeOf<ThreadPersistence>()
     expectTypeOf<keyof PersistOptions>().toEqualTypeOf<'storage' | 'key' | 'throttleMs' | 'watch' | 'version' | 'migrate'>()
     expectTypeOf<PersistOptions['version']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<PersistOptions['migrate']>().toEqualTypeOf<((saved: SavedThread, fromVersion: number) => SavedThread) | undefined>()
-    createAgentStore({ initialState, persist: { storage: localStorage, version: 2, migrate: (saved, from) => (from < 2 ? saved : saved) } })
+    createAgentStore({ initialState, persist: persistThread({ storage: localStorage, version: 2, migrate: (saved, from) => (from < 2 ? saved : saved) }) })
     expectTypeOf<PersistOptions['key']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<PersistOptions['throttleMs']>().toEqualTypeOf<number | undefined>()
-    createAgentStore({ initialState, persist: { storage: localStorage } })
-    createAgentStore({ initialState, persist: { storage: sessionStorage, key: 'draft', throttleMs: 100 } })
+    createAgentStore({ initialState, persist: persistThread({ storage: localStorage }) })
+    createAgentStore({ initialState, persist: persistThread({ storage: sessionStorage, key: 'draft', throttleMs: 100 }) })
     // @ts-expect-error: the storage is required
-    createAgentStore({ initialState, persist: { key: 'draft' } })
+    persistThread({ key: 'draft' })
     // @ts-expect-error: not a persist option
-    createAgentStore({ initialState, persist: { storage: localStorage, debounceMs: 100 } })
+    persistThread({ storage: localStorage, debounceMs: 100 })
+  })
+
+  it('is what persist takes: the options themselves are refused, and its parts are not public', () => {
+    expectTypeOf<AgentStoreOptions<unknown>['persist']>().toEqualTypeOf<ThreadPersistence | undefined>()
+    // @ts-expect-error: persist takes persistThread's value, not its options
+    createAgentStore({ initialState, persist: { storage: localStorage } })
+    // @ts-expect-error: the registry too
+    createAgentThreads({ initialState, persist: { storage: localStorage } })
+    // @ts-expect-error: a restore value is not a persist value
+    createAgentStore({ initialState, persist: restoreThread(null) })
+    // @ts-expect-error: its parts are internal
+    persistThread({ storage: localStorage }).options
   })
 
   it('takes localStorage, or any Web-Storage-shaped storage, sync or async', () => {
@@ -42,8 +63,8 @@ describe('persist', () => {
       setItem: (key, value) => void map.set(key, value),
       removeItem: (key) => void map.delete(key),
     }
-    createAgentStore({ initialState, persist: { storage: asyncStorage } })
-    createAgentThreads({ initialState, persist: { storage: syncStorage } })
+    createAgentStore({ initialState, persist: persistThread({ storage: asyncStorage }) })
+    createAgentThreads({ initialState, persist: persistThread({ storage: syncStorage }) })
     // @ts-expect-error: a storage holds text
     const numbers: PersistStorage = { getItem: () => 1, setItem: () => {}, removeItem: () => {} }
     // @ts-expect-error: a storage can remove
@@ -56,39 +77,59 @@ describe('persist', () => {
     const channel = { on: (_listener: () => void) => () => {} }
     createAgentThreads({
       initialState,
-      persist: {
+      persist: persistThread({
         storage: localStorage,
         watch: (key, changed) => {
           expectTypeOf(key).toEqualTypeOf<string>()
           expectTypeOf(changed).toEqualTypeOf<() => void>()
           return channel.on(changed)
         },
-      },
+      }),
     })
-    createAgentThreads({ initialState, persist: { storage: localStorage, watch: () => undefined } })
+    createAgentThreads({ initialState, persist: persistThread({ storage: localStorage, watch: () => undefined }) })
     // @ts-expect-error: the key is the storage's key, a string
-    createAgentThreads({ initialState, persist: { storage: localStorage, watch: (key: number) => key } })
+    persistThread({ storage: localStorage, watch: (key: number) => key })
   })
 })
 
-describe('serialize and restore', () => {
-  it('serialize() gives a versioned plain value that restore takes back', () => {
+describe('serializeThread and restoreThread', () => {
+  it('serializeThread takes a store and gives a versioned plain value', () => {
     const store = createAgentStore({ initialState })
-    const saved = store.serialize()
+    expectTypeOf(serializeThread<{ document: string }>).parameters.toEqualTypeOf<
+      [ReadableAgentStore<{ document: string }> | AgentStore<{ document: string }>]
+    >()
+    const saved = serializeThread(store)
     expectTypeOf(saved).toEqualTypeOf<SerializedThread>()
     expectTypeOf(saved.version).toEqualTypeOf<2>()
     expectTypeOf(saved.appVersion).toEqualTypeOf<number | undefined>()
     expectTypeOf(saved.threadId).toEqualTypeOf<string>()
     expectTypeOf(saved.savedAt).toEqualTypeOf<number>()
     expectTypeOf(saved.model).toBeUnknown()
-    expectTypeOf<AgentStoreOptions<unknown>['restore']>().toEqualTypeOf<SerializedThread | null | undefined>()
-    createAgentStore({ initialState, restore: saved })
-    createAgentStore({ initialState, restore: JSON.parse(JSON.stringify(saved)) })
-    // @ts-expect-error: the saved thread, not its text
-    createAgentStore({ initialState, restore: JSON.stringify(saved) })
-    // @ts-expect-error: a saved thread of another version
-    createAgentStore({ initialState, restore: { ...saved, version: 3 } })
+    // A store typed by its read contract only (what a binding holds) serializes too.
+    const readable: ReadableAgentStore<{ document: string }> = store
+    expectTypeOf(serializeThread(readable)).toEqualTypeOf<SerializedThread>()
+    // @ts-expect-error: the method is gone: an app that does not save threads does not ship the code
+    store.serialize()
     // @ts-expect-error: the saved thread is read-only
     saved.threadId = 'other'
+  })
+
+  it('restoreThread takes what serializeThread gave (or nothing) and is what restore takes', () => {
+    const saved = serializeThread(createAgentStore({ initialState }))
+    expectTypeOf(restoreThread).parameters.toEqualTypeOf<[SerializedThread | null | undefined]>()
+    expectTypeOf(restoreThread(saved)).toEqualTypeOf<ThreadRestore>()
+    expectTypeOf<AgentStoreOptions<unknown>['restore']>().toEqualTypeOf<ThreadRestore | undefined>()
+    createAgentStore({ initialState, restore: restoreThread(saved) })
+    createAgentStore({ initialState, restore: restoreThread(JSON.parse(JSON.stringify(saved))) })
+    createAgentStore({ initialState, restore: restoreThread(null) })
+    createAgentStore({ initialState, restore: restoreThread(saved), persist: persistThread({ storage: localStorage }) })
+    // @ts-expect-error: the saved thread goes through restoreThread
+    createAgentStore({ initialState, restore: saved })
+    // @ts-expect-error: the saved thread, not its text
+    restoreThread(JSON.stringify(saved))
+    // @ts-expect-error: a saved thread of another version
+    restoreThread({ ...saved, version: 3 })
+    // @ts-expect-error: a persist value is not a restore value
+    createAgentStore({ initialState, restore: persistThread({ storage: localStorage }) })
   })
 })

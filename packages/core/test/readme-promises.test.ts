@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type AgentStore, createAgentStore, createAgentThreads } from '../src'
+import { type AgentStore, createAgentStore, createAgentThreads, persistThread, serializeThread } from '../src'
 import { MapStorage, SteppedAgent, sleep } from './threads/support-threads'
 
 type Doc = Record<string, unknown>
@@ -23,7 +23,7 @@ function collectGarbage(): void {
 describe('Threads and reloads', () => {
   it('"At most `maxThreads` (default 10) stores stay in memory; the least recently used … are saved and dropped, and `store(id)` brings one back complete. A dropped store the app still holds stays the thread: `store(id)` returns that one while it lives"', async () => {
     const storage = new MapStorage()
-    const threads = createAgentThreads<Doc>({ initialState, persist: { storage } })
+    const threads = createAgentThreads<Doc>({ initialState, persist: persistThread({ storage }) })
     const ids = Array.from({ length: 12 }, (_, i) => `t${i}`)
     // The app keeps t0's store only; the registry alone decides what else stays in memory.
     const refs = new Map<string, WeakRef<AgentStore<Doc>>>()
@@ -51,7 +51,7 @@ describe('Threads and reloads', () => {
   it('"Streaming is written at most once per `throttleMs` (default 250 ms); … a run\'s start or end is written at once"', async () => {
     vi.useFakeTimers()
     const storage = new MapStorage()
-    const store = createAgentStore<Doc>({ initialState, threadId: 't', persist: { storage } })
+    const store = createAgentStore<Doc>({ initialState, threadId: 't', persist: persistThread({ storage }) })
     store.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' } as BaseEvent)
     await Promise.resolve()
     expect(storage.writes).toHaveLength(1)
@@ -66,12 +66,12 @@ describe('Threads and reloads', () => {
     store.apply({ type: 'RUN_FINISHED', threadId: 't', runId: 'r1' } as BaseEvent)
     await Promise.resolve()
     expect(storage.writes).toHaveLength(3)
-    expect(JSON.parse(storage.writes[2]!.value).model).toEqual(store.serialize().model)
+    expect(JSON.parse(storage.writes[2]!.value).model).toEqual(serializeThread(store).model)
   })
 
   it('"What is restored: … the last run\'s tools, context and forwardedProps": an answer after a reload resumes with them', async () => {
     const storage = new MapStorage()
-    const options = { initialState, threadId: 't', persist: { storage, throttleMs: 0 } }
+    const options = { initialState, threadId: 't', persist: persistThread({ storage, throttleMs: 0 }) }
     const before = new SteppedAgent({ threadId: 't' })
     const store = createAgentStore<Doc>({ ...options, agent: before })
     const tools = [{ name: 'write_document', description: 'Writes the document', parameters: { type: 'object' } }]

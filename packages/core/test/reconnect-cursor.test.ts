@@ -9,7 +9,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBody } from '../../../test/support/agui-server'
 import { listenOnLoopback } from '../../../test/support/loopback'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../src'
+import { type AgentSnapshot, type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../src'
 import { writerRun } from './helpers'
 
 type Doc = Record<string, unknown>
@@ -214,11 +214,15 @@ describe('reconnect() to a server that resumes from a cursor', () => {
     const { store } = open()
     let saved: unknown
     const stop = store.subscribe((snapshot) => {
-      if (saved === undefined && snapshot.state.document === 'Once upon') saved = JSON.parse(JSON.stringify(store.serialize()))
+      if (saved === undefined && snapshot.state.document === 'Once upon') saved = JSON.parse(JSON.stringify(serializeThread(store)))
     })
     await store.run({ message: { id: 'u1', role: 'user', content: 'Write a story' } })
     stop()
-    const restored = createAgentStore<Doc>({ agent: new ResumingAgent({ url: server.url, threadId: 't1' }), initialState: {}, restore: saved as never })
+    const restored = createAgentStore<Doc>({
+      agent: new ResumingAgent({ url: server.url, threadId: 't1' }),
+      initialState: {},
+      restore: restoreThread(saved as never),
+    })
     for (let i = 0; i < 200 && restored.getState().state.words !== 4; i++) await new Promise((resolve) => setTimeout(resolve, 5))
     expect(server.connects).toEqual([{ lastEventId: undefined, runId: expect.any(String), sent: RUN_EVENTS }])
     await restored.run({ message: { id: 'u2', role: 'user', content: 'Thanks' } })

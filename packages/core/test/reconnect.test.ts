@@ -6,7 +6,7 @@ import { AbstractAgent, compactEvents, HttpAgent } from '@ag-ui/client'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { type AgentSnapshot, type AgentStoreError, createAgentStore } from '../src'
+import { type AgentSnapshot, type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../src'
 import { ev, writerRun } from './helpers'
 
 type Doc = Record<string, unknown>
@@ -166,13 +166,13 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     const store = createAgentStore<Doc>({ agent, initialState: {}, threadId: 't1' })
     let saved: unknown
     const stop = store.subscribe((snapshot) => {
-      if (saved === undefined && snapshot.state.document === 'Once upon') saved = JSON.parse(JSON.stringify(store.serialize()))
+      if (saved === undefined && snapshot.state.document === 'Once upon') saved = JSON.parse(JSON.stringify(serializeThread(store)))
     })
     await store.run({ message: 'Write a story' })
     stop()
     expect(saved).toBeDefined()
 
-    const restored = createAgentStore<Doc>({ agent, initialState: {}, restore: saved as never })
+    const restored = createAgentStore<Doc>({ agent, initialState: {}, restore: restoreThread(saved as never) })
     // At first as the reload left it: idle, the draft discarded.
     expect(restored.getState().status).toBe('idle')
     expect(restored.getState().state).toEqual({})
@@ -224,7 +224,7 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     await store.run({ message: { id: 'u1', role: 'user', content: 'Write a story' } })
     const reconnecting = store.reconnect()
     // Saved before the replay's first event: the request in the thread is the replay itself.
-    const saved = JSON.parse(JSON.stringify(store.serialize()))
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
     store.abort()
     await reconnecting
 
@@ -232,7 +232,7 @@ describe('reconnect(): a dropped stream is re-attached and ends as if it had nev
     const restoredAgent = new ReplayingAgent()
     restoredAgent.log.push(...agent.log)
     restoredAgent.inputs.push(...agent.inputs)
-    const restored = createAgentStore<Doc>({ agent: restoredAgent, initialState: {}, restore: saved, onError: () => {} })
+    const restored = createAgentStore<Doc>({ agent: restoredAgent, initialState: {}, restore: restoreThread(saved), onError: () => {} })
     await waitFor(() => restoredAgent.connects.length === 1 && restored.getState().status === 'idle')
     expect(restoredAgent.connects[0]!.runId).toBe(agent.inputs[0]!.runId)
     expect(visible(restored.getState()).messages).toEqual(expected.snapshot.messages.slice(0, 4))

@@ -5,7 +5,7 @@
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentStoreOptions, createAgentStore } from '../src'
-import { restoreModel, snapshotModel } from '../src/shell/store'
+import { restoreModel, snapshotModel } from '../src/shell/store-model'
 import { ScriptedAgent } from '../src/testing'
 import { type Recording, recordings } from './recordings'
 

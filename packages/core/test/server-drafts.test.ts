@@ -4,7 +4,7 @@
 import type { BaseEvent } from '@ag-ui/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAgentStore } from '../src'
+import { createAgentStore, restoreThread, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
 import { call, type Doc, documentCallStreaming, done, interrupt, predict, storeWithErrors } from './support/scenarios'
@@ -416,9 +416,9 @@ describe('what a server draft records', () => {
   it('of a key that did not exist: the saved thread is plain JSON, and restores to the same drafts', () => {
     const { store: s } = storeWithErrors({ n: 0 })
     s.apply([ev.runStarted(), predict('doc', 'write', 'doc'), ev.delta({ op: 'add', path: '/doc', value: 'new' })])
-    const saved = s.serialize()
+    const saved = serializeThread(s)
     expect(JSON.parse(JSON.stringify(saved))).toStrictEqual(saved)
-    const again = createAgentStore<Doc>({ initialState: { n: 0 }, restore: JSON.parse(JSON.stringify(saved)) })
+    const again = createAgentStore<Doc>({ initialState: { n: 0 }, restore: restoreThread(JSON.parse(JSON.stringify(saved))) })
     expect(again.getState().state).toStrictEqual({ doc: 'new', n: 0 })
     expect(again.getState().committed).toStrictEqual({ n: 0 })
   })

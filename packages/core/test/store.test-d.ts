@@ -8,12 +8,15 @@ import {
   createAgentStore,
   type EqualityFn,
   type Listener,
+  persistThread,
   type ReadableAgentStore,
   type RunStatus,
+  restoreThread,
   type SerializedThread,
   type SnapshotOf,
   type StandardSchemaV1,
   type StateUpdate,
+  serializeThread,
   shallow,
 } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
@@ -51,8 +54,8 @@ describe('createAgentStore', () => {
       keepFailedRunChanges: true,
       arrayKeys: ['id'],
       timeoutMs: 30_000,
-      restore: null,
-      persist: undefined,
+      restore: restoreThread(null),
+      persist: persistThread({ storage: localStorage }),
     })
     // @ts-expect-error: not an option
     createAgentStore({ initialState, retries: 3 })
@@ -220,10 +223,10 @@ describe('changing a store', () => {
     store.reset((previous: Doc) => previous)
   })
 
-  it('abort, reconnect, serialize and whenRestored', () => {
+  it('abort, reconnect and whenRestored; serializeThread takes the store', () => {
     expectTypeOf(store.abort()).toEqualTypeOf<void>()
     expectTypeOf(store.reconnect()).toEqualTypeOf<Promise<void>>()
     expectTypeOf(store.whenRestored()).toEqualTypeOf<Promise<void>>()
-    expectTypeOf(store.serialize()).toEqualTypeOf<SerializedThread>()
+    expectTypeOf(serializeThread(store)).toEqualTypeOf<SerializedThread>()
   })
 })

@@ -4,10 +4,11 @@ import {
   type AgentThreads,
   type AgentThreadsOptions,
   createAgentThreads,
-  type PersistOptions,
+  persistThread,
   type ReadableAgentStore,
   type RunStatus,
   type SnapshotOf,
+  type ThreadPersistence,
   type ThreadSummary,
   type ThreadsSnapshot,
 } from '@agent-state/core'
@@ -33,7 +34,7 @@ describe('createAgentThreads', () => {
         return new ScriptedAgent({ runs: [[]], threadId })
       },
       maxThreads: 5,
-      persist: { storage: localStorage, key: 'app' },
+      persist: persistThread({ storage: localStorage, key: 'app' }),
       validate: (value: unknown) => value as Doc,
       limits: { maxStateBytes: 1024 },
       timeoutMs: 1000,
@@ -41,7 +42,7 @@ describe('createAgentThreads', () => {
     expectTypeOf<AgentThreadsOptions<Doc>>().not.toHaveProperty('agent')
     expectTypeOf<AgentThreadsOptions<Doc>>().not.toHaveProperty('threadId')
     expectTypeOf<AgentThreadsOptions<Doc>>().not.toHaveProperty('restore')
-    expectTypeOf<AgentThreadsOptions<Doc>['persist']>().toEqualTypeOf<PersistOptions | undefined>()
+    expectTypeOf<AgentThreadsOptions<Doc>['persist']>().toEqualTypeOf<ThreadPersistence | undefined>()
     // @ts-expect-error: each thread has its own agent, made by createAgent
     createAgentThreads({ initialState: {}, agent: new ScriptedAgent({ runs: [[]] }) })
     // @ts-expect-error: each thread has its own id

@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore, type PersistStorage } from '../src'
+import { type AgentStoreError, createAgentStore, type PersistStorage, persistThread, restoreThread, serializeThread } from '../src'
 import { storeInternals } from '../src/internals'
 import { ev, ManualAgent, recordedStore, rejectionOf } from './helpers'
 
@@ -74,13 +74,13 @@ describe('values an event brings besides the state', () => {
       expect(store.getState().messages).toBe(good.messages)
       expect(store.getState().state).toBe(good.state)
       expect(store.getState().subagents).toBe(good.subagents)
-      const saved = JSON.parse(JSON.stringify(store.serialize()))
-      expect(createAgentStore({ initialState: { n: 1 }, restore: saved }).getState().messages).toEqual(good.messages)
+      const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+      expect(createAgentStore({ initialState: { n: 1 }, restore: restoreThread(saved) }).getState().messages).toEqual(good.messages)
 
       // The store goes on: the same kind of value within the limits is kept.
       store.apply(event({ depth: 'ok' }))
       expect(errors).toHaveLength(1)
-      expect(JSON.stringify(store.serialize())).toContain('"depth":"ok"')
+      expect(JSON.stringify(serializeThread(store))).toContain('"depth":"ok"')
     })
   }
 
@@ -119,7 +119,7 @@ describe('values an event brings besides the state', () => {
     store.apply([started, ev.custom('progress', value), ev.runFinished('r1')])
     expect(errors).toEqual([])
     expect(seen).toEqual([undefined, 'progress', undefined])
-    expect(JSON.stringify(store.serialize())).not.toContain('"progress"')
+    expect(JSON.stringify(serializeThread(store))).not.toContain('"progress"')
   })
 
   it('only depth and size are judged: undefined fields and a Date in metadata still apply', () => {
@@ -137,7 +137,7 @@ describe('values an event brings besides the state', () => {
     store.apply([started, { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant', metadata } as BaseEvent])
     expect((errors[0] as AgentStoreError).code).toBe('LIMIT_EXCEEDED')
     expect(store.getState().messages).toEqual([])
-    expect(() => JSON.stringify(store.serialize())).not.toThrow()
+    expect(() => JSON.stringify(serializeThread(store))).not.toThrow()
   })
 })
 
@@ -156,7 +156,7 @@ describe('a thread that met a deep value', () => {
   it('is still saved by every later write, and restores', async () => {
     const { storage, items } = recordingStorage()
     const errors: string[] = []
-    const options = { initialState: { n: 0 }, persist: { storage }, onError: (error: AgentStoreError) => errors.push(error.code) }
+    const options = { initialState: { n: 0 }, persist: persistThread({ storage }), onError: (error: AgentStoreError) => errors.push(error.code) }
     const store = createAgentStore(options)
     store.apply([started, { ...ev.runFinished('r1'), result: deep(LEVELS) } as BaseEvent])
     store.setState({ n: 1 })
@@ -187,7 +187,7 @@ describe('values a command brings', () => {
     expect(refusals[0]?.message).toContain('/forwardedProps')
     expect(agent.inputs).toEqual([])
     expect(store.getState()).toBe(before)
-    expect(() => JSON.stringify(store.serialize())).not.toThrow()
+    expect(() => JSON.stringify(serializeThread(store))).not.toThrow()
   })
 
   it('run options larger than maxEventBytes are refused with that limit; within it the run starts', async () => {

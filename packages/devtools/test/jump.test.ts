@@ -2,7 +2,7 @@
 // but no longer connected. It goes on like any running store: abort() ends the run as a Stop
 // would have ended it then, and a thread saved after the jump comes back cut short, never running.
 import { EventType } from '@ag-ui/core'
-import { type AgentStoreError, canAbort, canAnswer, canRun, createAgentStore, type PersistStorage } from '@agent-state/core'
+import { type AgentStoreError, canAbort, canAnswer, canRun, createAgentStore, type PersistStorage, persistThread } from '@agent-state/core'
 import { storeInternals } from '@agent-state/core/internals'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { createRecorder, replayRecording } from '@agent-state/devtools'
@@ -24,7 +24,7 @@ function memoryStorage(): PersistStorage & { items: Map<string, string> } {
 async function streaming(at: number, storage?: PersistStorage) {
   const agent = new ScriptedAgent({ runs: [fixture.events, finished], delay: 1 })
   const errors: AgentStoreError[] = []
-  const persist = storage ? { storage, throttleMs: 0 } : undefined
+  const persist = storage ? persistThread({ storage, throttleMs: 0 }) : undefined
   const store = createAgentStore({ agent, initialState: initialStateOf(fixture), onError: (error) => errors.push(error), ...(persist ? { persist } : {}) })
   const recorder = createRecorder(store)
   const running = store.run({ messages: withIds(fixture.input.messages) })
@@ -82,7 +82,7 @@ describe('a jump into a run', () => {
     await running
     await storeInternals(store).flush()
     // A reload: a new store from what the storage holds, with no agent able to re-attach.
-    const reloaded = createAgentStore({ initialState: initialStateOf(fixture), persist: { storage } })
+    const reloaded = createAgentStore({ initialState: initialStateOf(fixture), persist: persistThread({ storage }) })
     expect(reloaded.getState()).toMatchObject({ status: 'idle', requesting: false, predictions: [], state: initialStateOf(fixture) })
     expect(canRun(reloaded.getState())).toBe(true)
     // What a Stop at that moment leaves.

@@ -2,7 +2,15 @@
 // client restores from that JSON and hydrates. The first client render must equal the server's.
 import type { BaseEvent } from '@ag-ui/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
-import { type AgentStore, type AgentStoreOptions, createAgentStore, type SerializedThread, useAgentStore } from '@agent-state/react'
+import {
+  type AgentStore,
+  type AgentStoreOptions,
+  createAgentStore,
+  restoreThread,
+  type SerializedThread,
+  serializeThread,
+  useAgentStore,
+} from '@agent-state/react'
 import { act } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
@@ -25,7 +33,7 @@ const options = (agent?: ScriptedAgent): AgentStoreOptions<Doc> => ({
 function savedThread(): SerializedThread {
   const store = createAgentStore(options())
   store.apply(firstRun)
-  return JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+  return JSON.parse(JSON.stringify(serializeThread(store))) as SerializedThread
 }
 
 function Thread({ store }: { store: AgentStore<Doc> }) {
@@ -91,10 +99,10 @@ afterEach(() => {
 function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
   const html = onServer(() => renderToString(<Thread store={server} />))
   // What the page embeds in a <script> tag, and what the client reads back.
-  const embedded = JSON.stringify(server.serialize())
+  const embedded = JSON.stringify(serializeThread(server))
   const hydration = watchHydration()
   const recoverable: unknown[] = []
-  const client = createAgentStore({ ...options(agent), restore: JSON.parse(embedded) as SerializedThread })
+  const client = createAgentStore({ ...options(agent), restore: restoreThread(JSON.parse(embedded) as SerializedThread) })
   const container = document.body.appendChild(document.createElement('div'))
   container.innerHTML = html
   act(() => {
@@ -105,7 +113,7 @@ function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
 
 describe('server rendering a thread (React)', () => {
   it('hydrates a restored thread without a mismatch, then follows the client store', async () => {
-    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const server = createAgentStore({ ...options(), restore: restoreThread(savedThread()) })
     const agent = new ScriptedAgent({ runs: [resumedRun] })
     const { html, client, container, hydration, recoverable } = serverThenClient(server, agent)
 
@@ -139,7 +147,7 @@ describe('server rendering a thread (React)', () => {
   })
 
   it('reports a mismatch when the client starts from another thread (the check can fail)', () => {
-    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const server = createAgentStore({ ...options(), restore: restoreThread(savedThread()) })
     const html = onServer(() => renderToString(<Thread store={server} />))
     const recoverable: unknown[] = []
     const container = document.body.appendChild(document.createElement('div'))
@@ -152,8 +160,8 @@ describe('server rendering a thread (React)', () => {
 
   it('gives two requests two stores that share nothing', () => {
     const thread = savedThread()
-    const first = createAgentStore({ ...options(), restore: thread })
-    const second = createAgentStore({ ...options(), restore: thread })
+    const first = createAgentStore({ ...options(), restore: restoreThread(thread) })
+    const second = createAgentStore({ ...options(), restore: restoreThread(thread) })
     const before = second.getState()
     expect(first.getState()).not.toBe(before)
     expect(first.getState().messages).not.toBe(before.messages)
@@ -166,7 +174,7 @@ describe('server rendering a thread (React)', () => {
     const savedJson = JSON.stringify(thread)
     ;(thread as { model: unknown }).model = null
     expect(second.getState()).toEqual(first.getState())
-    expect(JSON.stringify(second.serialize().model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
+    expect(JSON.stringify(serializeThread(second).model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
     // Even a snapshot mutated in place (which apps must not do) reaches no other request's store.
     ;(first.getState().state as { document: string }).document = 'Mutated in the first request'
     expect(second.getState().state.document).toBe(recording.expected.state.document)
@@ -178,6 +186,8 @@ describe('server rendering a thread (React)', () => {
     expect(second.getState().state.document).toBe(recording.expected.state.document)
     expect(renderToString(<Thread store={second} />)).not.toContain('first request')
     // The saved thread itself was not changed by either store.
-    expect(JSON.stringify(createAgentStore({ ...options(), restore: JSON.parse(savedJson) as SerializedThread }).getState())).toBe(JSON.stringify(before))
+    expect(JSON.stringify(createAgentStore({ ...options(), restore: restoreThread(JSON.parse(savedJson) as SerializedThread) }).getState())).toBe(
+      JSON.stringify(before),
+    )
   })
 })

@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BaseEvent } from '@ag-ui/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
-import { type AgentStore, type AgentStoreOptions, createAgentStore, type SerializedThread } from '@agent-state/svelte'
+import { type AgentStore, type AgentStoreOptions, createAgentStore, restoreThread, type SerializedThread, serializeThread } from '@agent-state/svelte'
 import { type Component, flushSync, hydrate, unmount } from 'svelte'
 import { compile } from 'svelte/compiler'
 import { render } from 'svelte/server'
@@ -47,7 +47,7 @@ beforeAll(async () => {
 function savedThread(): SerializedThread {
   const store = createAgentStore(options())
   store.apply(firstRun)
-  return JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+  return JSON.parse(JSON.stringify(serializeThread(store))) as SerializedThread
 }
 
 /** console.error / console.warn calls that speak of hydration (Svelte warns `hydration_mismatch`). */
@@ -91,9 +91,9 @@ const serverRender = (store: AgentStore<Doc>) => onServer(() => render(ServerThr
 function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
   const html = serverRender(server)
   // What the page embeds in a <script> tag, and what the client reads back.
-  const embedded = JSON.stringify(server.serialize())
+  const embedded = JSON.stringify(serializeThread(server))
   const hydration = watchHydration()
-  const client = createAgentStore({ ...options(agent), restore: JSON.parse(embedded) as SerializedThread })
+  const client = createAgentStore({ ...options(agent), restore: restoreThread(JSON.parse(embedded) as SerializedThread) })
   const container = document.body.appendChild(document.createElement('div'))
   container.innerHTML = html
   mounted = hydrate(SsrThread, { target: container, props: { store: client } })
@@ -103,7 +103,7 @@ function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
 
 describe('server rendering a thread (Svelte)', () => {
   it('hydrates a restored thread without a mismatch, then follows the client store', async () => {
-    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const server = createAgentStore({ ...options(), restore: restoreThread(savedThread()) })
     const agent = new ScriptedAgent({ runs: [resumedRun] })
     const { html, client, container, hydration } = serverThenClient(server, agent)
 
@@ -151,8 +151,8 @@ describe('server rendering a thread (Svelte)', () => {
 
   it('gives two requests two stores that share nothing', () => {
     const thread = savedThread()
-    const first = createAgentStore({ ...options(), restore: thread })
-    const second = createAgentStore({ ...options(), restore: thread })
+    const first = createAgentStore({ ...options(), restore: restoreThread(thread) })
+    const second = createAgentStore({ ...options(), restore: restoreThread(thread) })
     const before = second.getState()
     expect(first.getState()).not.toBe(before)
     expect(first.getState().messages).not.toBe(before.messages)
@@ -165,7 +165,7 @@ describe('server rendering a thread (Svelte)', () => {
     const savedJson = JSON.stringify(thread)
     ;(thread as { model: unknown }).model = null
     expect(second.getState()).toEqual(first.getState())
-    expect(JSON.stringify(second.serialize().model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
+    expect(JSON.stringify(serializeThread(second).model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
     // Even a snapshot mutated in place (which apps must not do) reaches no other request's store.
     ;(first.getState().state as { document: string }).document = 'Mutated in the first request'
     expect(second.getState().state.document).toBe(recording.expected.state.document)
@@ -176,6 +176,8 @@ describe('server rendering a thread (Svelte)', () => {
     expect(second.getState()).toBe(before)
     expect(second.getState().state.document).toBe(recording.expected.state.document)
     expect(serverRender(second)).not.toContain('first request')
-    expect(JSON.stringify(createAgentStore({ ...options(), restore: JSON.parse(savedJson) as SerializedThread }).getState())).toBe(JSON.stringify(before))
+    expect(JSON.stringify(createAgentStore({ ...options(), restore: restoreThread(JSON.parse(savedJson) as SerializedThread) }).getState())).toBe(
+      JSON.stringify(before),
+    )
   })
 })

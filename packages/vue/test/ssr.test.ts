@@ -2,7 +2,15 @@
 // client restores from that JSON and hydrates. The first client render must equal the server's.
 import type { BaseEvent } from '@ag-ui/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
-import { type AgentStore, type AgentStoreOptions, createAgentStore, type SerializedThread, useAgentStore } from '@agent-state/vue'
+import {
+  type AgentStore,
+  type AgentStoreOptions,
+  createAgentStore,
+  restoreThread,
+  type SerializedThread,
+  serializeThread,
+  useAgentStore,
+} from '@agent-state/vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type App, createSSRApp, defineComponent, h, nextTick } from 'vue'
 import { renderToString } from 'vue/server-renderer'
@@ -24,7 +32,7 @@ const options = (agent?: ScriptedAgent): AgentStoreOptions<Doc> => ({
 function savedThread(): SerializedThread {
   const store = createAgentStore(options())
   store.apply(firstRun)
-  return JSON.parse(JSON.stringify(store.serialize())) as SerializedThread
+  return JSON.parse(JSON.stringify(serializeThread(store))) as SerializedThread
 }
 
 const Thread = defineComponent(
@@ -85,9 +93,9 @@ afterEach(() => {
 async function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
   const html = await onServer(() => renderToString(createSSRApp(Thread, { store: server })))
   // What the page embeds in a <script> tag, and what the client reads back.
-  const embedded = JSON.stringify(server.serialize())
+  const embedded = JSON.stringify(serializeThread(server))
   const hydration = watchHydration()
-  const client = createAgentStore({ ...options(agent), restore: JSON.parse(embedded) as SerializedThread })
+  const client = createAgentStore({ ...options(agent), restore: restoreThread(JSON.parse(embedded) as SerializedThread) })
   const container = document.body.appendChild(document.createElement('div'))
   container.innerHTML = html
   app = createSSRApp(Thread, { store: client })
@@ -97,7 +105,7 @@ async function serverThenClient(server: AgentStore<Doc>, agent: ScriptedAgent) {
 
 describe('server rendering a thread (Vue)', () => {
   it('hydrates a restored thread without a mismatch, then follows the client store', async () => {
-    const server = createAgentStore({ ...options(), restore: savedThread() })
+    const server = createAgentStore({ ...options(), restore: restoreThread(savedThread()) })
     const agent = new ScriptedAgent({ runs: [resumedRun] })
     const { html, client, container, hydration } = await serverThenClient(server, agent)
 
@@ -140,8 +148,8 @@ describe('server rendering a thread (Vue)', () => {
 
   it('gives two requests two stores that share nothing', async () => {
     const thread = savedThread()
-    const first = createAgentStore({ ...options(), restore: thread })
-    const second = createAgentStore({ ...options(), restore: thread })
+    const first = createAgentStore({ ...options(), restore: restoreThread(thread) })
+    const second = createAgentStore({ ...options(), restore: restoreThread(thread) })
     const before = second.getState()
     expect(first.getState()).not.toBe(before)
     expect(first.getState().messages).not.toBe(before.messages)
@@ -154,7 +162,7 @@ describe('server rendering a thread (Vue)', () => {
     const savedJson = JSON.stringify(thread)
     ;(thread as { model: unknown }).model = null
     expect(second.getState()).toEqual(first.getState())
-    expect(JSON.stringify(second.serialize().model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
+    expect(JSON.stringify(serializeThread(second).model)).toBe(JSON.stringify((JSON.parse(savedJson) as SerializedThread).model))
     // Even a snapshot mutated in place (which apps must not do) reaches no other request's store.
     ;(first.getState().state as { document: string }).document = 'Mutated in the first request'
     expect(second.getState().state.document).toBe(recording.expected.state.document)
@@ -165,6 +173,8 @@ describe('server rendering a thread (Vue)', () => {
     expect(second.getState()).toBe(before)
     expect(second.getState().state.document).toBe(recording.expected.state.document)
     expect(await renderToString(createSSRApp(Thread, { store: second }))).not.toContain('first request')
-    expect(JSON.stringify(createAgentStore({ ...options(), restore: JSON.parse(savedJson) as SerializedThread }).getState())).toBe(JSON.stringify(before))
+    expect(JSON.stringify(createAgentStore({ ...options(), restore: restoreThread(JSON.parse(savedJson) as SerializedThread) }).getState())).toBe(
+      JSON.stringify(before),
+    )
   })
 })

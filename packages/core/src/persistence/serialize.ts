@@ -11,12 +11,13 @@ import { FORMAT_VERSION, modelFromSaved, savedFromModel } from './saved-thread'
 // A thread saved as one plain JSON value, and read back with every part checked: it may come
 // from an older release, another tab or a damaged storage, and a bad one must not reach the view.
 // Two versions travel with it: the library's format (read from every older one here) and the
-// app's `persist.version` (an app whose state changed shape gives `persist.migrate`).
+// app's persist `version` (an app whose state changed shape gives `migrate`).
 
-/** What a store checks a saved thread's app version against: its `persist`, if any. */
+/** What a store checks a saved thread's app version against: its persist options, if any. */
 export type AppVersioning = Pick<PersistOptions, 'version' | 'migrate'>
 
-export function serializeThread(model: Model<unknown>, now: number, versioning?: AppVersioning): SerializedThread {
+/** A model as the saved-thread format: `JSON.stringify` round-trips it. */
+export function encodeThread(model: Model<unknown>, now: number, versioning?: AppVersioning): SerializedThread {
   return {
     version: FORMAT_VERSION,
     threadId: model.snapshot.threadId,

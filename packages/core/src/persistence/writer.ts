@@ -1,7 +1,7 @@
 import { AgentStoreError, messageOf } from '../errors'
 import type { Model } from '../machine/model'
 import type { PersistOptions } from '../types'
-import { serializeThread } from './serialize'
+import { encodeThread } from './serialize'
 
 export interface Persister {
   /** The model changed; `urgent` for changes a reload must not lose (an answer, a confirmation, a run's end). */
@@ -40,7 +40,7 @@ function parseSaved(text: string | null | undefined): unknown {
  * still being read: writing then would overwrite the thread being restored).
  */
 export function createPersister(options: PersistOptions, read: () => Model<unknown>, report: (error: AgentStoreError) => void) {
-  return createWriter(options, () => JSON.stringify(serializeThread(read(), Date.now(), options)), report)
+  return createWriter(options, () => JSON.stringify(encodeThread(read(), Date.now(), options)), report)
 }
 
 /** The same, for any value written as text: a thread, or the list of threads (merged with the stored one first). */

@@ -1,14 +1,14 @@
-import { AgentStoreError, messageOf } from '../errors'
+import type { AgentStoreError } from '../errors'
 import type { MachineConfig, Memo } from '../machine/config'
-import { initialModel, type Model } from '../machine/model'
-import { startingModel, withoutLostRun } from '../machine/restore'
-import { readThread } from '../persistence/serialize'
-import { createPersister, isPromise, loadPersisted } from '../persistence/writer'
-import type { AgentStoreOptions } from '../types'
+import type { Model } from '../machine/model'
+import { startingModel } from '../machine/restore'
+import type { AgentStoreOptions, PersistOptions, SerializedThread, ThreadPersistence, ThreadRestore } from '../types'
 
-// Hydration: the thread a store starts from (`restore`, or the persisted one, read now or once an
-// async storage answers), the writes that persist it, and the reconnect of a run it was streaming.
-// What becomes of a restored run is the machine's decision (machine/restore.ts).
+// Hydration: the thread a store starts from and the writes that persist it. A store given neither
+// `persist` nor `restore` starts blank (or from the devtools' model) and writes nothing. The code
+// that reads, checks and writes a saved thread comes with the values `persistThread` and
+// `restoreThread` make, and the store reaches it only through them: an app that does not save
+// threads does not ship it. What becomes of a restored run is the machine's decision (machine/restore.ts).
 
 /** The running store, as hydration reaches it once the store is made. */
 export interface HydratedStore<S> {
@@ -49,78 +49,43 @@ export interface HydrationOptions<S> {
   readonly canReconnect: boolean
 }
 
-export function hydrate<S>({ options, config, memo, given, store, report, canReconnect }: HydrationOptions<S>): Hydration<S> {
-  const persister = options.persist ? createPersister(options.persist, () => store.model() as Model<unknown>, report) : undefined
-  let reading = false
+/** What `persistThread` and `restoreThread` make, as the store reads them: the hydration that knows saved threads. */
+interface SavedThreadCode {
+  hydrate<S>(hydration: HydrationOptions<S>): Hydration<S>
+}
 
-  /** Reported, and shown as the store's error: the store starts from `initialState`. */
-  function notRestored(cause: unknown): Model<S> {
-    const error = cause instanceof AgentStoreError ? cause : notReadError(cause)
-    report(error)
-    return { ...initialModel(config.initial), snapshot: { ...config.initial, error } }
-  }
+export interface PersistParts extends SavedThreadCode {
+  readonly options: PersistOptions
+}
 
-  function checked(value: unknown): Model<S> {
-    try {
-      return withoutLostRun(readThread(value, memo.rules, options.persist), config)
-    } catch (error) {
-      return notRestored(error)
-    }
-  }
+export interface RestoreParts extends SavedThreadCode {
+  readonly saved: SerializedThread | null | undefined
+}
 
-  function restoreLate(value: unknown) {
-    if (value == null) return
-    if (store.touched()) return report(new AgentStoreError('PERSIST', 'The saved thread arrived after the store had changed: not restored', { reason: 'late' }))
-    const thread = checked(value)
-    store.publish(startingModel(thread, config))
-    if (thread.request && store.model().rejoin && canReconnect) store.reconnect().catch(report)
-  }
+export const persistParts = (persist: ThreadPersistence | undefined) => persist as PersistParts | undefined
+export const restoreParts = (restore: ThreadRestore | undefined) => restore as RestoreParts | undefined
 
-  /** The thread given as `restore`, or else the persisted one; a bad one is reported and the store starts empty. */
-  function saved(): { thread: Model<S> | undefined; restored: Promise<void> } {
-    const done = Promise.resolve()
-    let value: unknown = options.restore
-    if (value == null && options.persist) {
-      try {
-        value = loadPersisted(options.persist)
-      } catch (error) {
-        persister?.start()
-        return { thread: notRestored(error), restored: done }
-      }
-      if (isPromise(value)) {
-        reading = true
-        const restored = Promise.resolve(value)
-          .then(restoreLate, (error) => {
-            if (!store.touched()) store.publish(notRestored(error))
-          })
-          .finally(() => {
-            reading = false
-            persister?.start()
-          })
-        return { thread: undefined, restored }
-      }
-    }
-    persister?.start()
-    return { thread: value == null ? undefined : checked(value), restored: done }
-  }
+export function hydrate<S>(hydration: HydrationOptions<S>): Hydration<S> {
+  const { persist, restore } = hydration.options
+  // With both, `persist` reads `restore` first, and checks it against its own app version.
+  const code = persistParts(persist) ?? restoreParts(restore)
+  return code ? code.hydrate(hydration) : startFrom(hydration.given, hydration)
+}
 
-  const { thread, restored } = given ? { thread: given, restored: Promise.resolve() } : saved()
+/** A store that starts from this thread (the blank one when there is none) and writes nothing. */
+export function startFrom<S>(thread: Model<S> | undefined, { config, store, report, canReconnect }: HydrationOptions<S>): Hydration<S> {
   const model = startingModel(thread, config)
   // A thread saved while its run streamed re-attaches by itself when the agent can.
   if (model.rejoin && thread?.request !== undefined && canReconnect) queueMicrotask(() => store.reconnect().catch(report))
+  const done = Promise.resolve()
   return {
     model,
-    restored,
-    restoring: () => reading,
-    persist({ urgent }) {
-      if (persister && (urgent || !persister.scheduled)) persister.changed(urgent)
-    },
-    persistNow: () => persister?.changed(true),
-    flush: () => persister?.flush() ?? Promise.resolve(true),
-    stop: () => persister?.stop() ?? Promise.resolve(),
-    resume: () => persister?.resume(),
+    restored: done,
+    restoring: () => false,
+    persist: () => undefined,
+    persistNow: () => undefined,
+    flush: () => Promise.resolve(true),
+    stop: () => done,
+    resume: () => undefined,
   }
 }
-
-const notReadError = (error: unknown) =>
-  new AgentStoreError('PERSIST', `The saved thread could not be read: ${messageOf(error)}`, { reason: 'read', cause: error })

@@ -4,8 +4,6 @@ import { createId } from '../ids'
 import { createMemo, machineConfig, stateRules } from '../machine/config'
 import type { Model } from '../machine/model'
 import { type Input, withRequestShown } from '../machine/transition'
-import { decodeModel, encodeModel } from '../persistence/model-codec'
-import { serializeThread } from '../persistence/serialize'
 import { blankSnapshot } from '../snapshot/copy'
 import { acceptState, checkState } from '../state/state-rules'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions } from '../types'
@@ -17,7 +15,7 @@ import { agentLink, createRequestRunner } from './requests'
 
 // The store: the parts wired together. The dispatcher runs each input through the transition and
 // publishes the snapshot; the effects go to the request runner, the event listeners, hydration
-// (persistence) and onError.
+// (persistence, when the store was given `persist`) and onError.
 
 export type { Observer } from './dispatcher'
 
@@ -49,17 +47,6 @@ export function storeInternals<S = unknown>(store: object): StoreInternals<S> {
   const found = internals.get(store)
   if (!found) throw new TypeError('Not an agent store')
   return found as unknown as StoreInternals<S>
-}
-
-/** The model a store holds right now. */
-export const storeModel = (store: object): Model<unknown> => storeInternals(store).model()
-
-/** The store's model as a plain JSON value: `JSON.stringify` round-trips it. */
-export const snapshotModel = (store: object): unknown => encodeModel(storeModel(store))
-
-/** A store that continues from a model taken by `snapshotModel`. */
-export function restoreModel<S>(options: AgentStoreOptions<S>, model: unknown): AgentStore<S> {
-  return createStoreFrom(options, decodeModel<S>(model))
 }
 
 export function createAgentStore<TState>(options: AgentStoreOptions<TState>): AgentStore<TState> {
@@ -120,7 +107,6 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
   const first = hydration.model.snapshot
   const store: AgentStore<TState> = {
     getState: () => dispatcher.model().snapshot,
-    serialize: () => serializeThread(dispatcher.model() as Model<unknown>, Date.now(), options.persist),
     whenRestored: () => hydration.restored,
     getInitialState: () => first,
     subscribe: (listener) => listeners.add(listener),

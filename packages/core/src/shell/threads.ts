@@ -2,8 +2,11 @@ import type { AbstractAgent } from '@ag-ui/client'
 import { AgentStoreError, messageOf } from '../errors'
 import { createId } from '../ids'
 import { createWriter, isPromise, loadPersisted } from '../persistence/writer'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, PersistOptions, RunStatus, SerializedThread } from '../types'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, PersistOptions, RunStatus, SerializedThread, ThreadPersistence } from '../types'
+import { persistParts } from './hydration'
 import { createListenerSet } from './listeners'
+import { persistThread } from './persist-thread'
+import { restoreThread, serializeThread } from './restore-thread'
 import { createAgentStore, storeInternals } from './store'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
@@ -32,8 +35,8 @@ export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agen
    * thread id (not both). Without either, threads take events through `apply()` only.
    */
   createAgent?: (threadId: string) => AbstractAgent
-  /** Each thread is saved under `${key}:${threadId}`, the list and the thread shown under `${key}:threads`. */
-  persist?: PersistOptions
+  /** `persistThread({ storage, key, … })`: each thread is saved under `${key}:${threadId}`, the list and the thread shown under `${key}:threads`. */
+  persist?: ThreadPersistence | undefined
   /** Live stores kept in memory (default 10): the least recently used idle ones are saved and dropped. */
   maxThreads?: number
 }
@@ -68,12 +71,13 @@ interface Entry<S> {
 }
 
 export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThreads<S> {
-  const { createAgent, persist, maxThreads = 10, ...shared } = options
+  const { createAgent, persist: persistence, maxThreads = 10, ...shared } = options
+  const persist = persistParts(persistence)?.options
   const prefix = persist?.key ?? 'agent-state'
   const live = new Map<string, Entry<S>>()
   const leaving = new Map<string, Entry<S>>()
   // Dropped threads without a storage: kept as saved values, which are far smaller than a live store.
-  const dropped = new Map<string, unknown>()
+  const dropped = new Map<string, SerializedThread>()
   // Dropped stores, while the app may still hold one: that store, not a second one, is the thread.
   const detached = new Map<string, WeakRef<Entry<S>>>()
   const blank = createAgentStore<S>(shared).getState()
@@ -243,8 +247,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     const opening = createAgentStore<S>({
       ...quiet,
       threadId: id,
-      persist: versioning,
-      ...(value == null ? {} : { restore: value as SerializedThread }),
+      persist: persistThread(versioning),
+      ...(value == null ? {} : { restore: restoreThread(value as SerializedThread) }),
     }).getState()
     const hasConfirmation = opening.confirmations.length > 0
     if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
@@ -287,14 +291,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       return found.store
     }
     detached.delete(id)
-    const restore = dropped.get(id) as AgentStoreOptions<S>['restore']
+    const restore = dropped.get(id)
     dropped.delete(id)
     const store = createAgentStore<S>({
       ...shared,
       threadId: id,
       ...(createAgent ? { agent: createAgent(id) } : {}),
-      ...(restore ? { restore } : {}),
-      ...(persist ? { persist: { ...persist, key: `${prefix}:${id}` } } : {}),
+      ...(restore ? { restore: restoreThread(restore) } : {}),
+      ...(persist ? { persist: persistThread({ ...persist, key: `${prefix}:${id}` }) } : {}),
     })
     const unsubscribe = store.subscribe((state, previous) => {
       // A dropped store the app still holds and changes: it is the thread again (saved and listed).
@@ -336,7 +340,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       // Still subscribed: the listener takes the store back if the app goes on using it.
       detached.set(id, new WeakRef(entry))
       if (!persist) {
-        dropped.set(id, entry.store.serialize())
+        dropped.set(id, serializeThread(entry.store))
         continue
       }
       // Alive until the storage has its last value: opened again meanwhile, it is taken back as it is.

@@ -10,7 +10,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAgUiServer, type TestServer } from '../../../../test/support/agui-server'
-import { createAgentStore } from '../../src'
+import { createAgentStore, persistThread, restoreThread } from '../../src'
 import { MapStorage } from '../threads/support-threads'
 import { scriptFor } from './persistence-world'
 
@@ -57,7 +57,7 @@ describe('persistence over real HTTP', () => {
           const storage = new MapStorage()
           const threadId = `http-${++count}`
           const agent = new HttpAgent({ url: server.url, threadId })
-          const store = createAgentStore<Doc>({ agent, initialState, threadId, persist: { storage, throttleMs: 0 }, onError: () => {} })
+          const store = createAgentStore<Doc>({ agent, initialState, threadId, persist: persistThread({ storage, throttleMs: 0 }), onError: () => {} })
           let note: string | undefined
           for (const { answer, reply: next, edit } of steps) {
             replies.length = 0
@@ -75,7 +75,7 @@ describe('persistence over real HTTP', () => {
             expect(now.status).not.toBe('running')
             if (note !== undefined) expect(now.state.note).toBe(note)
             const text = storage.items.get('agent-state')
-            const back = createAgentStore<Doc>({ initialState, threadId, ...(text ? { restore: JSON.parse(text) } : {}) }).getState()
+            const back = createAgentStore<Doc>({ initialState, threadId, ...(text ? { restore: restoreThread(JSON.parse(text)) } : {}) }).getState()
             expect(back.status).not.toBe('running')
             if (note !== undefined) expect(back.state.note).toBe(note)
             expect(back.confirmations.map((c) => c.id)).toEqual(now.confirmations.map((c) => c.id))

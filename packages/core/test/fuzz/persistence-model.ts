@@ -14,6 +14,9 @@ import {
   canRun,
   createAgentStore,
   createAgentThreads,
+  persistThread,
+  restoreThread,
+  serializeThread,
 } from '../../src'
 import { strictlyEqual } from '../threads/support-threads'
 import { type ScriptKind, type Server, Server as ServerClass, type ServerRequest, SharedStorage, type StorageKind, scriptKinds } from './persistence-world'
@@ -115,7 +118,7 @@ export class World {
     const registry = createAgentThreads<Doc>({
       initialState,
       maxThreads: MAX_THREADS,
-      persist: { storage: view },
+      persist: persistThread({ storage: view }),
       onError: (error) => errors.push(error),
       createAgent: (threadId) => this.server.agentFor(serverTab, threadId),
     })
@@ -359,11 +362,16 @@ export class World {
   /** A new page's store, made from what storage holds, against what the user saw and did. */
   private checkRestore(thread: Thread, handle: Handle, saved: unknown, store: AgentStore<Doc>) {
     const errors: AgentStoreError[] = []
-    const restored = createAgentStore<Doc>({ initialState, threadId: thread.id, ...(saved ? { restore: saved as never } : {}), onError: (e) => errors.push(e) })
+    const restored = createAgentStore<Doc>({
+      initialState,
+      threadId: thread.id,
+      ...(saved ? { restore: restoreThread(saved as never) } : {}),
+      onError: (e) => errors.push(e),
+    })
     const back = restored.getState()
     // "Writes are ordered and coalesced …", "the least recently used idle ones are saved and dropped", and
     // `threads.flush()` "Writes every pending change to storage" (its doc): storage gives back what the store would save now.
-    const latest = createAgentStore<Doc>({ initialState, threadId: thread.id, restore: store.serialize() }).getState()
+    const latest = createAgentStore<Doc>({ initialState, threadId: thread.id, restore: restoreThread(serializeThread(store)) }).getState()
     if (!strictlyEqual(comparable(back), comparable(latest)))
       violate('saved-latest', `${thread.id}: after flush() storage restores to ${describe(comparable(back))}, the store to ${describe(comparable(latest))}`)
     // `serialize()`: "the thread as plain JSON, for `restore`"; only "a damaged one or of another version is refused"
@@ -416,7 +424,7 @@ export class World {
 function answeringTheRest(threadId: string, saved: unknown): RunAgentInput | undefined {
   if (!saved) return undefined
   const agent = new RecordingAgent({ threadId })
-  const store = createAgentStore<Doc>({ initialState, threadId, agent, restore: saved as never })
+  const store = createAgentStore<Doc>({ initialState, threadId, agent, restore: restoreThread(saved as never) })
   for (const { id } of store.getState().confirmations) void store.cancel({ id }).catch(() => {})
   store.abort()
   return agent.inputs[0]

@@ -3,7 +3,16 @@
 // Each test names the promise it holds the store to; a saved thread is read back as a new page would.
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type AgentStore, type AgentThreads, createAgentStore, createAgentThreads, type PersistStorage } from '../../src'
+import {
+  type AgentStore,
+  type AgentThreads,
+  createAgentStore,
+  createAgentThreads,
+  type PersistStorage,
+  persistThread,
+  restoreThread,
+  serializeThread,
+} from '../../src'
 import { MapStorage, SteppedAgent, sleep, throughJson } from './support-threads'
 
 type Doc = Record<string, unknown>
@@ -16,7 +25,7 @@ function page(storage: PersistStorage, maxThreads = 10) {
   const threads = createAgentThreads<Doc>({
     initialState,
     maxThreads,
-    persist: { storage },
+    persist: persistThread({ storage }),
     onError: () => {},
     createAgent: (threadId) => {
       const agent = new SteppedAgent({ threadId })
@@ -62,7 +71,7 @@ async function interruptedStore(interrupts: { id: string; toolCallId: string }[]
 /** What a new page makes of a saved thread. */
 const reloaded = (store: AgentStore<Doc>, agent = new SteppedAgent({ threadId: 't' })) => ({
   agent,
-  store: createAgentStore<Doc>({ agent, initialState, threadId: 't', restore: throughJson(store.serialize()), onError: () => {} }),
+  store: createAgentStore<Doc>({ agent, initialState, threadId: 't', restore: restoreThread(throughJson(serializeThread(store))), onError: () => {} }),
 })
 
 describe('two tabs on one storage', () => {
@@ -330,7 +339,7 @@ describe('an async storage that takes its time', () => {
     app.threads.open('b')
     await app.threads.flush()
     expect(JSON.parse(storage.items.get('agent-state:a') ?? 'null')).not.toBeNull()
-    const saved = createAgentStore<Doc>({ initialState, threadId: 'a', restore: JSON.parse(storage.items.get('agent-state:a')!) })
+    const saved = createAgentStore<Doc>({ initialState, threadId: 'a', restore: restoreThread(JSON.parse(storage.items.get('agent-state:a')!)) })
     expect(saved.getState().state).toEqual({ document: 'a1' })
   })
 

@@ -3,7 +3,7 @@
 // every answer would leave the thread stuck); a saved `expiresAt` that is not text is damage.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { type Doc, SteppedAgent, throughJson } from './support-threads'
 
 const THREAD = 'thread-expiry'
@@ -32,7 +32,7 @@ function restored(store: AgentStore<Doc>) {
     initialState: {},
     threadId: THREAD,
     onError: (error) => errors.push(error),
-    restore: throughJson(store.serialize()),
+    restore: restoreThread(throughJson(serializeThread(store))),
   })
   return { store: again, agent, errors }
 }
@@ -68,10 +68,10 @@ describe('an interrupt that expires', () => {
 
   it('a saved expiresAt that is not text is damage: refused, and the store starts clean', () => {
     const { store } = interrupted('soon')
-    const saved = throughJson(store.serialize()) as unknown as { model: { snapshot: { confirmations: { expiresAt: unknown }[] } } }
+    const saved = throughJson(serializeThread(store)) as unknown as { model: { snapshot: { confirmations: { expiresAt: unknown }[] } } }
     saved.model.snapshot.confirmations[0]!.expiresAt = 1_700_000_000
     const errors: AgentStoreError[] = []
-    const again = createAgentStore<Doc>({ initialState: {}, threadId: THREAD, onError: (error) => errors.push(error), restore: saved as never })
+    const again = createAgentStore<Doc>({ initialState: {}, threadId: THREAD, onError: (error) => errors.push(error), restore: restoreThread(saved as never) })
     expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([['RESTORE', 'damaged']])
     expect(again.getState().confirmations).toStrictEqual([])
   })

@@ -2,7 +2,7 @@
 // With localStorage the registry follows the page's `storage` event by itself; dispose() removes
 // that listener, so a registry torn down (a hot module reload) no longer takes another tab's list.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type AgentThreads, createAgentThreads } from '../../src'
+import { type AgentThreads, createAgentThreads, persistThread } from '../../src'
 import { settle } from './support-storages'
 import type { Doc } from './support-threads'
 
@@ -26,7 +26,7 @@ const listedIds = (threads: AgentThreads<Doc>) =>
 
 describe('dispose() over localStorage', () => {
   it("removes the page's storage listener: another tab's list is taken before, not after", async () => {
-    const threads = createAgentThreads<Doc>({ initialState: {}, persist: { storage: localStorage } })
+    const threads = createAgentThreads<Doc>({ initialState: {}, persist: persistThread({ storage: localStorage }) })
     threads.open('mine')
     await threads.flush()
     otherTabLists('b')

@@ -2,7 +2,7 @@
 // other tabs, aborts what runs, writes what is pending, and saves nothing afterwards.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { createAgentThreads, type PersistOptions } from '../../src'
+import { createAgentThreads, type PersistOptions, persistThread } from '../../src'
 import { type Doc, MapStorage, SteppedAgent, sleep } from './support-threads'
 
 /** A registry whose storage tells, through `watch`, of the writes of another tab. */
@@ -18,7 +18,7 @@ function watchedRegistry() {
   const agents = new Map<string, SteppedAgent>()
   const threads = createAgentThreads<Doc>({
     initialState: { document: 'first' },
-    persist: { storage, watch, throttleMs: 10_000 },
+    persist: persistThread({ storage, watch, throttleMs: 10_000 }),
     createAgent: (id) => agents.set(id, new SteppedAgent({ threadId: id })).get(id)!,
   })
   return { storage, hooks, agents, threads }
@@ -43,7 +43,7 @@ describe('dispose()', () => {
 
     expect(agents.get('a')!.open).toBe(false)
     expect(a.getState().status).toBe('idle')
-    const again = createAgentThreads<Doc>({ initialState: { document: 'first' }, persist: { storage } })
+    const again = createAgentThreads<Doc>({ initialState: { document: 'first' }, persist: persistThread({ storage }) })
     expect(again.getState().threads.map((s) => [s.id, s.status])).toEqual([['a', 'idle']])
     expect(
       again

@@ -3,7 +3,7 @@
 // a dropped store the app still holds stays the thread: no second store, no second resume.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { createAgentThreads } from '../../src'
+import { createAgentThreads, persistThread } from '../../src'
 import { ConnectingAgent, settle } from './support-storages'
 import { type Doc, MapStorage } from './support-threads'
 
@@ -20,7 +20,7 @@ describe('a thread dropped from memory', () => {
     const agents = new Map<string, ConnectingAgent>()
     const threads = createAgentThreads<Doc>({
       initialState: {},
-      persist: { storage: new MapStorage() },
+      persist: persistThread({ storage: new MapStorage() }),
       maxThreads: 1,
       createAgent: (id) => agents.set(id, new ConnectingAgent({ threadId: id })).get(id)!,
     })
@@ -50,7 +50,7 @@ describe('a thread dropped from memory', () => {
     const agents: ConnectingAgent[] = []
     const threads = createAgentThreads<Doc>({
       initialState: {},
-      persist: { storage },
+      persist: persistThread({ storage }),
       maxThreads: 1,
       createAgent: (id) => agents[agents.push(new ConnectingAgent({ threadId: id })) - 1]!,
     })

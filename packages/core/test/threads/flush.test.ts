@@ -2,14 +2,14 @@
 // dropped from memory (least recently used) whose last write has not landed yet: an app flushing
 // on `pagehide` loses nothing.
 import { describe, expect, it } from 'vitest'
-import { createAgentThreads } from '../../src'
+import { createAgentThreads, persistThread } from '../../src'
 import { GatedStorage, settle } from './support-storages'
 import type { Doc } from './support-threads'
 
 describe('threads.flush()', () => {
   it('waits for the last write of a thread just dropped from memory', async () => {
     const storage = new GatedStorage()
-    const threads = createAgentThreads<Doc>({ initialState: {}, persist: { storage }, maxThreads: 1 })
+    const threads = createAgentThreads<Doc>({ initialState: {}, persist: persistThread({ storage }), maxThreads: 1 })
     await threads.whenRestored()
     threads.open('a').setState({ title: 'Soup' })
     // Opening b drops a (maxThreads 1): a's last change is written as it leaves.

@@ -3,7 +3,7 @@
 // the page), and one whose answer had not reached the server shows its confirmation again.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentThreads, createAgentThreads, type PersistStorage, type ThreadSummary } from '../../src'
+import { type AgentThreads, createAgentThreads, type PersistStorage, persistThread, type ThreadSummary } from '../../src'
 import { type Doc, MapStorage, SteppedAgent } from './support-threads'
 
 const started = (id: string, runId: string) => ({ type: 'RUN_STARTED', threadId: id, runId }) as BaseEvent
@@ -14,7 +14,7 @@ function page(storage: PersistStorage) {
   const agents = new Map<string, SteppedAgent>()
   const threads = createAgentThreads<Doc>({
     initialState: {},
-    persist: { storage },
+    persist: persistThread({ storage }),
     createAgent: (id) => agents.set(id, new SteppedAgent({ threadId: id })).get(id)!,
   })
   return { threads, agents }

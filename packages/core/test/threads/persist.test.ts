@@ -6,7 +6,16 @@
 import type { BaseEvent } from '@ag-ui/core'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../../src'
+import {
+  type AgentStore,
+  type AgentStoreError,
+  type AgentStoreOptions,
+  createAgentStore,
+  type PersistOptions,
+  persistThread,
+  restoreThread,
+  serializeThread,
+} from '../../src'
 import { ScriptedAgent } from '../../src/testing'
 import {
   AsyncStorage,
@@ -45,7 +54,7 @@ const textStart = (messageId = 'm1') => ev({ type: 'TEXT_MESSAGE_START', message
 const token = (delta: string, messageId = 'm1') => ev({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta })
 const textEnd = (messageId = 'm1') => ev({ type: 'TEXT_MESSAGE_END', messageId })
 
-type Storage = NonNullable<AgentStoreOptions<Doc>['persist']>['storage']
+type Storage = PersistOptions['storage']
 
 function persisted(storage: Storage, extra: Partial<AgentStoreOptions<Doc>> = {}, throttleMs = 50) {
   const errors: AgentStoreError[] = []
@@ -53,7 +62,7 @@ function persisted(storage: Storage, extra: Partial<AgentStoreOptions<Doc>> = {}
     initialState,
     threadId: THREAD,
     onError: (error) => errors.push(error),
-    persist: { storage, throttleMs },
+    persist: persistThread({ storage, throttleMs }),
     ...extra,
   })
   return { store, errors }
@@ -63,14 +72,14 @@ function persisted(storage: Storage, extra: Partial<AgentStoreOptions<Doc>> = {}
 function readBack(text: string | undefined) {
   expect(text).toBeTypeOf('string')
   const errors: unknown[] = []
-  const store = createAgentStore<Doc>({ initialState, threadId: THREAD, restore: JSON.parse(text!), onError: (error) => errors.push(error) })
+  const store = createAgentStore<Doc>({ initialState, threadId: THREAD, restore: restoreThread(JSON.parse(text!)), onError: (error) => errors.push(error) })
   expect(errors).toStrictEqual([])
   return store.getState()
 }
 
 /** The stored thread is the store's thread now (all but `savedAt`). */
 const holdsLatest = (text: string | undefined, store: AgentStore<Doc>) =>
-  text !== undefined && JSON.stringify((JSON.parse(text) as { model: unknown }).model) === JSON.stringify(store.serialize().model)
+  text !== undefined && JSON.stringify((JSON.parse(text) as { model: unknown }).model) === JSON.stringify(serializeThread(store).model)
 
 const contentOf = (snapshot: ReturnType<AgentStore<Doc>['getState']>) => {
   const message = snapshot.messages.find((m) => m.id === 'm1')
@@ -99,7 +108,12 @@ describe('persist: a synchronous storage', () => {
   it('uses the key it is given, and `restore` wins over the storage (which is then not read)', async () => {
     const storage = new MapStorage()
     const errors: unknown[] = []
-    const store = createAgentStore<Doc>({ initialState, threadId: THREAD, persist: { storage, key: 'mine', throttleMs: 0 }, onError: (e) => errors.push(e) })
+    const store = createAgentStore<Doc>({
+      initialState,
+      threadId: THREAD,
+      persist: persistThread({ storage, key: 'mine', throttleMs: 0 }),
+      onError: (e) => errors.push(e),
+    })
     store.setState({ count: 1 })
     await until(() => storage.items.has('mine'), 2_000, 'the write under its key')
     expect([...storage.items.keys()]).toStrictEqual(['mine'])
@@ -107,7 +121,12 @@ describe('persist: a synchronous storage', () => {
     const other = createAgentStore<Doc>({ initialState, threadId: THREAD })
     other.setState({ count: 42 })
     const readsBefore = storage.reads
-    const given = createAgentStore<Doc>({ initialState, threadId: THREAD, persist: { storage, key: 'mine' }, restore: throughJson(other.serialize()) })
+    const given = createAgentStore<Doc>({
+      initialState,
+      threadId: THREAD,
+      persist: persistThread({ storage, key: 'mine' }),
+      restore: restoreThread(throughJson(serializeThread(other))),
+    })
     expect(storage.reads).toBe(readsBefore)
     expect(given.getState().state).toStrictEqual({ count: 42 })
     expect(errors).toStrictEqual([])
@@ -127,14 +146,14 @@ describe('persist: a synchronous storage', () => {
 
   it('two stores on one storage under two keys keep two threads', async () => {
     const storage = new MapStorage()
-    const a = createAgentStore<Doc>({ initialState, threadId: 'a', persist: { storage, key: 'thread-a', throttleMs: 0 } })
-    const b = createAgentStore<Doc>({ initialState, threadId: 'b', persist: { storage, key: 'thread-b', throttleMs: 0 } })
+    const a = createAgentStore<Doc>({ initialState, threadId: 'a', persist: persistThread({ storage, key: 'thread-a', throttleMs: 0 }) })
+    const b = createAgentStore<Doc>({ initialState, threadId: 'b', persist: persistThread({ storage, key: 'thread-b', throttleMs: 0 }) })
     a.setState({ count: 1 })
     b.setState({ count: 2 })
     await until(() => storage.items.size === 2, 2_000, 'both writes')
     const again = [
-      createAgentStore<Doc>({ initialState, threadId: 'a', persist: { storage, key: 'thread-a' } }),
-      createAgentStore<Doc>({ initialState, threadId: 'b', persist: { storage, key: 'thread-b' } }),
+      createAgentStore<Doc>({ initialState, threadId: 'a', persist: persistThread({ storage, key: 'thread-a' }) }),
+      createAgentStore<Doc>({ initialState, threadId: 'b', persist: persistThread({ storage, key: 'thread-b' }) }),
     ]
     expect(again.map((store) => [store.getState().threadId, store.getState().state])).toStrictEqual([
       ['a', { count: 1 }],
@@ -248,7 +267,7 @@ describe('persist: what a reload must not lose is written at once', () => {
     waiting.apply([runStarted(), runFinished('r1', interrupt)])
     const storage = new MapStorage()
     const agent = new SteppedAgent()
-    const { store } = persisted(storage, { agent, restore: throughJson(waiting.serialize()) }, 10_000)
+    const { store } = persisted(storage, { agent, restore: restoreThread(throughJson(serializeThread(waiting))) }, 10_000)
     expect(storage.writes).toHaveLength(0)
     idsFor(2)
     void store.respond({ id: 'int-1', payload: { name: 'Ada' } })
@@ -301,9 +320,9 @@ describe('persist: at every step of every recorded conversation, what a reload n
       it(`${conversation.name}, ${mode}: status, confirmations and answers are in the storage`, async () => {
         const storage = new MapStorage()
         const agent = new SteppedAgent()
-        const store = createAgentStore<Doc>({ ...conversation.options, agent, persist: { storage, throttleMs: 10_000 } })
+        const store = createAgentStore<Doc>({ ...conversation.options, agent, persist: persistThread({ storage, throttleMs: 10_000 }) })
         const view = (text: string) => {
-          const restored = createAgentStore<Doc>({ ...conversation.options, restore: JSON.parse(text) })
+          const restored = createAgentStore<Doc>({ ...conversation.options, restore: restoreThread(JSON.parse(text)) })
           return { status: savedStatus(text), confirmations: restored.getState().confirmations, error: restored.getState().error?.code }
         }
         const outcomes: string[] = []
@@ -321,7 +340,7 @@ describe('persist: at every step of every recorded conversation, what a reload n
             urgent++
             const stored = storage.items.get(KEY)
             expect(stored, `step ${index}`).toBeTypeOf('string')
-            expect({ step: index, ...view(stored!) }).toStrictEqual({ step: index, ...view(JSON.stringify(store.serialize())) })
+            expect({ step: index, ...view(stored!) }).toStrictEqual({ step: index, ...view(JSON.stringify(serializeThread(store))) })
           }
           before = now
         }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, createAgentThreads } from '../../src'
+import { type AgentStore, type AgentStoreError, createAgentThreads, persistThread } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
 import { ev } from '../helpers'
 
@@ -119,7 +119,7 @@ describe('createAgentThreads', () => {
 
   it('keeps at most maxThreads live stores: the least recently used idle ones are saved and come back complete', async () => {
     const { items, storage } = memoryStorage()
-    const threads = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(5, 0), persist: { storage }, maxThreads: 2 })
+    const threads = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(5, 0), persist: persistThread({ storage }), maxThreads: 2 })
     const first = new Map<string, AgentStore<Doc>>()
     for (const id of ['a', 'b', 'c', 'd']) {
       const store = threads.open(id)
@@ -152,12 +152,12 @@ describe('createAgentThreads', () => {
 
   it('a reload finds every thread in the list and the one shown, and each opens with its conversation', async () => {
     const { storage } = memoryStorage()
-    const before = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(3, 0), persist: { storage } })
+    const before = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(3, 0), persist: persistThread({ storage }) })
     await before.open('x').run({ message: 'first thread' })
     await before.open('y').run({ message: 'second thread' })
     await before.flush()
 
-    const after = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(3, 0), persist: { storage } })
+    const after = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(3, 0), persist: persistThread({ storage }) })
     expect(after.getState().threads.map((t) => [t.id, t.title, t.status])).toEqual([
       ['y', 'second thread', 'idle'],
       ['x', 'first thread', 'idle'],
@@ -186,7 +186,7 @@ describe('createAgentThreads', () => {
     const threads = createAgentThreads<Doc>({
       initialState: { notes: [] },
       createAgent: createAgent(40, 1),
-      persist: { storage },
+      persist: persistThread({ storage }),
       onError: (error) => errors.push(error),
     })
     const a = threads.open('a')

@@ -8,7 +8,7 @@
 // action, so both pages make the same ids and bodies are compared whole.
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it, vi } from 'vitest'
-import { type AgentStore, type AgentStoreOptions, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { ScriptedAgent, type ScriptedRun } from '../../src/testing'
 import { type Doc, finishing, SteppedAgent, throughJson } from './support-threads'
 
@@ -169,7 +169,7 @@ function reloaded(saved: unknown, runs: ScriptedRun[] = [finishing]) {
     predict,
     threadId: THREAD,
     onError: (error) => errors.push(error.code),
-    restore: throughJson(saved) as never,
+    restore: restoreThread(throughJson(saved) as never),
   })
   return { agent, errors, store }
 }
@@ -194,7 +194,7 @@ describe('a reload while a confirmation is open', () => {
       const shown = before.store.getState()
       expect(shown.status).toBe('interrupted')
       expect(shown.confirmations.length).toBe(1)
-      const after = reloaded(before.store.serialize())
+      const after = reloaded(serializeThread(before.store))
       expect(after.store.getState()).toStrictEqual(shown)
       expect(after.store.getInitialState()).toBe(after.store.getState())
       expect(after.errors).toStrictEqual([])
@@ -209,7 +209,7 @@ describe('a reload while a confirmation is open', () => {
       it(`${scenario.name}: ${answer.name} after the reload sends exactly what it would have sent without it`, async () => {
         const without = await waiting(scenario)
         const withReload = await waiting(scenario)
-        const after = reloaded(withReload.store.serialize())
+        const after = reloaded(serializeThread(withReload.store))
         const id = without.store.getState().confirmations[0]!.id
         idsFor(2)
         const outcomes = [await settled(answer.give(without.store, id))]
@@ -255,7 +255,7 @@ describe('a reload while a confirmation is open', () => {
       await one.store.approve({ id: 'a' })
     }
     expect(withReload.agent.inputs).toHaveLength(1)
-    const after = reloaded(withReload.store.serialize())
+    const after = reloaded(serializeThread(withReload.store))
     expect(after.store.getState()).toStrictEqual(without.store.getState())
     expect(after.store.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
     idsFor(3)
@@ -281,7 +281,7 @@ describe('a reload while a confirmation is open, after it expired', () => {
       const without = await waiting(scenario)
       const withReload = await waiting(scenario)
       expect(without.store.getState().confirmations[0]!.expiresAt).toBe('2030-01-01T11:00:00.000Z')
-      const saved = withReload.store.serialize()
+      const saved = serializeThread(withReload.store)
       // The page is reloaded two hours later.
       vi.setSystemTime(new Date('2030-01-01T12:00:00.000Z'))
       const after = reloaded(saved)
@@ -331,7 +331,7 @@ describe('an interrupt already answered never comes back by a replay', () => {
   it('the same RUN_FINISHED replayed after a restore opens nothing, as it opens nothing without the reload', async () => {
     const without = await answered()
     const withReload = await answered()
-    const after = reloaded(withReload.store.serialize())
+    const after = reloaded(serializeThread(withReload.store))
     expect(after.store.getState()).toStrictEqual(without.store.getState())
     const replay = replayOf(without.agent.inputs[0]!)
     without.store.apply(replay)
@@ -340,14 +340,14 @@ describe('an interrupt already answered never comes back by a replay', () => {
     expect(after.store.getState().status).not.toBe('interrupted')
     expect(after.store.getState()).toStrictEqual(without.store.getState())
     // And a second reload after the replay still knows it.
-    const again = reloaded(after.store.serialize())
+    const again = reloaded(serializeThread(after.store))
     again.store.apply(replay)
     expect(again.store.getState().confirmations).toStrictEqual([])
   })
 
   it('a new run after a restore that asks the same interrupt id again opens it: a live run’s interrupts are its own', async () => {
     const withReload = await answered()
-    const after = reloaded(withReload.store.serialize(), [(input) => interruptOf(input)])
+    const after = reloaded(serializeThread(withReload.store), [(input) => interruptOf(input)])
     idsFor(3)
     await after.store.run({ message: { id: 'user-2', role: 'user', content: 'Again' } })
     expect(after.agent.inputs).toHaveLength(1)
@@ -368,7 +368,7 @@ describe('an interrupt already answered never comes back by a replay', () => {
     agent.push(started(agent.inputs[1]!))
     agent.push(ev({ type: 'TEXT_MESSAGE_START', messageId: 'reply', role: 'assistant' }))
     agent.push(ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'reply', delta: 'Hello Ada' }))
-    const after = reloaded(store.serialize())
+    const after = reloaded(serializeThread(store))
     expect(after.store.getState().status).toBe('idle')
     expect(after.store.getState().confirmations).toStrictEqual([])
     after.store.apply(interruptOf(agent.inputs[0]!))
@@ -400,7 +400,7 @@ describe('a reload while a run streams or an answer is on its way', () => {
     expect(streaming.state).toStrictEqual({ document: 'A brand new ', title: 'Mine' })
     expect(streaming.predictions).toHaveLength(1)
 
-    const after = reloaded(store.serialize())
+    const after = reloaded(serializeThread(store))
     idsFor(3)
     store.abort()
     const aborted = store.getState()
@@ -437,10 +437,10 @@ describe('a reload while a run streams or an answer is on its way', () => {
     expect(agent.inputs).toHaveLength(2)
     expect(agent.open).toBe(true)
     // Saved now: the request is open and the server has sent nothing yet.
-    const saved = store.serialize()
+    const saved = serializeThread(store)
 
     const next = new SteppedAgent()
-    const after = createAgentStore<Doc>({ agent: next, initialState, predict, threadId: THREAD, restore: throughJson(saved) })
+    const after = createAgentStore<Doc>({ agent: next, initialState, predict, threadId: THREAD, restore: restoreThread(throughJson(saved)) })
     // As abort() leaves the page that never reloaded: the answer given back.
     idsFor(3)
     store.abort()

@@ -8,7 +8,7 @@
 // them is reported as an EDIT_CONFLICT (and the user's copy wins over the server's change).
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { type Doc, throughJson } from './support-threads'
 
 const THREAD = 'thread-edits'
@@ -21,7 +21,12 @@ function pair(initialState: Doc) {
     errors,
     without,
     reload(from: AgentStore<Doc>) {
-      return createAgentStore<Doc>({ initialState, threadId: THREAD, onError: (error) => errors[1].push(error), restore: throughJson(from.serialize()) })
+      return createAgentStore<Doc>({
+        initialState,
+        threadId: THREAD,
+        onError: (error) => errors[1].push(error),
+        restore: restoreThread(throughJson(serializeThread(from))),
+      })
     },
   }
 }

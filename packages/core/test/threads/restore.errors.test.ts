@@ -4,7 +4,7 @@
 // created (that happens during render). And what serialize() returns is plain JSON.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
 import { type Doc, finishing, SteppedAgent, throughJson } from './support-threads'
 
@@ -32,7 +32,7 @@ const validate = (value: unknown): Doc => {
 function savedThread(): Record<string, any> {
   const store = createAgentStore<Doc>({ initialState, threadId: THREAD, validate })
   store.apply(conversation)
-  return throughJson(store.serialize()) as Record<string, any>
+  return throughJson(serializeThread(store)) as Record<string, any>
 }
 
 function restoring(restore: unknown, extra: Partial<AgentStoreOptions<Doc>> = {}) {
@@ -46,7 +46,7 @@ function restoring(restore: unknown, extra: Partial<AgentStoreOptions<Doc>> = {}
       threadId: THREAD,
       validate,
       onError: (error) => errors.push(error),
-      restore: restore as never,
+      restore: restoreThread(restore as never),
       ...extra,
     })
   }).not.toThrow()
@@ -178,7 +178,7 @@ describe('restore: a damaged thread', () => {
       store = createAgentStore<Doc>({
         initialState,
         threadId: THREAD,
-        restore: thread as never,
+        restore: restoreThread(thread as never),
         onError: () => {
           throw new Error('boom')
         },
@@ -278,7 +278,7 @@ describe('serialize(): plain JSON in every state of a thread', () => {
       initialState,
       threadId: THREAD,
       agent: new ScriptedAgent({ runs: [finishing] }),
-      restore: interrupted.serialize(),
+      restore: restoreThread(serializeThread(interrupted)),
     })
     await answered.approve({ id: 'a' })
     expect(answered.getState().confirmations.map((c) => c.id)).toStrictEqual(['b'])
@@ -288,7 +288,7 @@ describe('serialize(): plain JSON in every state of a thread', () => {
 
   it('JSON.stringify round-trips it exactly, it holds only plain JSON, and a restore of it serializes the same', async () => {
     for (const [what, store] of await states()) {
-      const serialized = store.serialize()
+      const serialized = serializeThread(store)
       const text = JSON.stringify(serialized)
       expect(JSON.stringify(JSON.parse(text)), what).toBe(text)
       expect(serialized, what).toStrictEqual(JSON.parse(text))
@@ -296,11 +296,11 @@ describe('serialize(): plain JSON in every state of a thread', () => {
       expect(serialized).toMatchObject({ version: 2, threadId: THREAD })
       expect(typeof serialized.savedAt).toBe('number')
       expect(Math.abs(serialized.savedAt - Date.now())).toBeLessThan(60_000)
-      const restored = createAgentStore<Doc>({ initialState, threadId: THREAD, restore: JSON.parse(text) })
+      const restored = createAgentStore<Doc>({ initialState, threadId: THREAD, restore: restoreThread(JSON.parse(text)) })
       expect(restored.getState().error?.code, what).not.toBe('RESTORE')
       if (store.getState().status !== 'running') {
         expect(restored.getState(), what).toStrictEqual(store.getState())
-        expect(JSON.stringify(restored.serialize().model), what).toBe(JSON.stringify(serialized.model))
+        expect(JSON.stringify(serializeThread(restored).model), what).toBe(JSON.stringify(serialized.model))
       }
     }
   })
@@ -309,7 +309,7 @@ describe('serialize(): plain JSON in every state of a thread', () => {
     const store = createAgentStore<Doc>({ initialState, threadId: THREAD })
     store.apply(conversation)
     const before = JSON.stringify(store.getState())
-    const serialized = store.serialize() as { model: Record<string, any> }
+    const serialized = serializeThread(store) as { model: Record<string, any> }
     serialized.model.snapshot.state.document = 'Changed'
     serialized.model.snapshot.messages.length = 0
     expect(JSON.stringify(store.getState())).toBe(before)

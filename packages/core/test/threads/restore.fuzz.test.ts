@@ -5,7 +5,7 @@
 import type { BaseEvent } from '@ag-ui/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { conversationArbitrary } from '../fuzz/conversation-streams'
 import { type Doc, strictlyEqual, throughJson } from './support-threads'
 
@@ -24,7 +24,11 @@ describe('restore: random conversations', () => {
           const reference = createAgentStore<Doc>(options)
           reference.apply(events.slice(0, cut))
           const errors: AgentStoreError[] = []
-          const restored = createAgentStore<Doc>({ ...options, onError: (error) => errors.push(error), restore: throughJson(reference.serialize()) })
+          const restored = createAgentStore<Doc>({
+            ...options,
+            onError: (error) => errors.push(error),
+            restore: restoreThread(throughJson(serializeThread(reference))),
+          })
           expect(errors.map((error) => `${error.code} ${error.reason}: ${error.message}`)).toStrictEqual([])
           if (!strictlyEqual(restored.getState(), reference.getState())) expect(restored.getState()).toStrictEqual(reference.getState())
           for (const event of events.slice(cut)) {
@@ -33,7 +37,7 @@ describe('restore: random conversations', () => {
           }
           if (!strictlyEqual(restored.getState(), reference.getState()))
             expect({ cut, snapshot: restored.getState() }).toStrictEqual({ cut, snapshot: reference.getState() })
-          expect(JSON.stringify(restored.serialize().model)).toBe(JSON.stringify(reference.serialize().model))
+          expect(JSON.stringify(serializeThread(restored).model)).toBe(JSON.stringify(serializeThread(reference).model))
         }),
         { numRuns: NUM_RUNS, seed: 1313 },
       )

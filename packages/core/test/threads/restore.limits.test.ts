@@ -4,7 +4,7 @@
 // thread made live at the very limits restores as it was.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { type Doc, throughJson } from './support-threads'
 
 const THREAD = 'limits'
@@ -22,12 +22,18 @@ function savedThread(): Record<string, any> {
     { type: 'STATE_SNAPSHOT', snapshot: { document: 'saved' } },
     { type: 'RUN_FINISHED', threadId: THREAD, runId: 'r1', result: 'done' },
   ] as BaseEvent[])
-  return throughJson(store.serialize()) as Record<string, any>
+  return throughJson(serializeThread(store)) as Record<string, any>
 }
 
 function restoring(restore: unknown) {
   const errors: AgentStoreError[] = []
-  const store = createAgentStore<Doc>({ initialState, threadId: THREAD, limits, restore: restore as never, onError: (error) => errors.push(error) })
+  const store = createAgentStore<Doc>({
+    initialState,
+    threadId: THREAD,
+    limits,
+    restore: restoreThread(restore as never),
+    onError: (error) => errors.push(error),
+  })
   return { store, errors: errors.map((error) => ({ code: error.code, reason: error.reason, message: error.message })) }
 }
 
@@ -80,7 +86,7 @@ describe('a saved thread at the limits', () => {
     expect(live).toEqual([])
     expect(store.getState().run?.result).toEqual(nested(limits.maxDepth + 5))
 
-    const { store: back, errors } = restoring(throughJson(store.serialize()))
+    const { store: back, errors } = restoring(throughJson(serializeThread(store)))
     expect(errors).toEqual([])
     expect(back.getState().state).toEqual(store.getState().state)
     expect(back.getState().run).toEqual(store.getState().run)

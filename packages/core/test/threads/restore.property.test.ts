@@ -1,5 +1,5 @@
 // Issue 13, a thread that survives a reload: for every recorded conversation and every cut point,
-// store.serialize() sent through JSON and given as `restore` to a new store (with a new agent, as
+// serializeThread(store) sent through JSON and given as `restore` to a new store (with a new agent, as
 // after a reload) must continue exactly as the store that was never interrupted: the same
 // snapshots, the same model, and the same RunAgentInput bodies. A cut while a request is open
 // comes back as abort() would leave the store.
@@ -9,7 +9,7 @@
 // same ids at the same step and every body and snapshot is compared whole, with nothing normalised.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it, vi } from 'vitest'
-import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore } from '../../src'
+import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
 import {
   type Conversation,
@@ -41,11 +41,11 @@ function optionsOf(conversation: Conversation, agent: AgentStoreOptions<Doc>['ag
 
 /** The reloaded store: the saved thread through JSON, the same options, a new agent. */
 function reload(store: AgentStore<Doc>, conversation: Conversation, agent: AgentStoreOptions<Doc>['agent'], errors: unknown[] = []) {
-  const saved = throughJson(store.serialize())
-  return createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: saved })
+  const saved = throughJson(serializeThread(store))
+  return createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: restoreThread(saved) })
 }
 
-const modelOf = (store: AgentStore<Doc>) => throughJson(store.serialize().model)
+const modelOf = (store: AgentStore<Doc>) => throughJson(serializeThread(store).model)
 
 /** toStrictEqual, checked first by the cheaper strictlyEqual (which also fails what toStrictEqual would let pass). */
 function same(where: Record<string, unknown>, actual: unknown, expected: unknown) {
@@ -237,17 +237,17 @@ describe('restore: a reload after any prefix of the events given to apply()', ()
       for (let cut = 0; cut <= events.length; cut++) {
         if (cut > 0) act(original, events[cut - 1]!)
         same({ cut, what: 'saved' }, original.getState(), expected[cut])
-        const serialized = original.serialize()
+        const serialized = serializeThread(original)
         const text = JSON.stringify(serialized)
         expect(JSON.stringify(JSON.parse(text))).toBe(text)
         const errors: unknown[] = []
         const agent = new ScriptedAgent({ runs: [finishing] })
-        const restored = createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: JSON.parse(text) })
+        const restored = createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: restoreThread(JSON.parse(text)) })
         expect(errors).toStrictEqual([])
         same({ cut, what: 'restored' }, restored.getState(), expected[cut])
         expect(restored.getInitialState()).toBe(restored.getState())
         // Lossless: serializing the restored store gives the same model.
-        expect(JSON.stringify(restored.serialize().model)).toBe(JSON.stringify(serialized.model))
+        expect(JSON.stringify(serializeThread(restored).model)).toBe(JSON.stringify(serialized.model))
         for (let next = cut; next < events.length; next++) {
           act(restored, events[next]!)
           same({ cut, next }, restored.getState(), expected[next + 1])

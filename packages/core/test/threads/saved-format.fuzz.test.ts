@@ -5,7 +5,7 @@
 // every open confirmation can be cancelled, a run goes out and ends, abort() and reset() work.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../../src'
 import { type Doc, performStep, SteppedAgent, stepsOf, streamable, throughJson } from './support-threads'
 
 // A case saves, damages and restores a conversation, then uses the store (a few of the other fuzzers' cases): FUZZ_RUNS counts for a quarter.
@@ -22,7 +22,7 @@ function savedAt(which: number, cut: number): { saved: Record<string, unknown>; 
     if (step.kind === 'event' && !agent.open) continue
     performStep(store, agent, conversation, step, outcomes)
   }
-  return { saved: throughJson(store.serialize()) as unknown as Record<string, unknown>, threadId: store.getState().threadId }
+  return { saved: throughJson(serializeThread(store)) as unknown as Record<string, unknown>, threadId: store.getState().threadId }
 }
 
 /** Every place in a JSON value: its parent and key. */
@@ -110,14 +110,14 @@ describe('saved threads damaged at random', () => {
           const agent = new SteppedAgent()
           let store: AgentStore<Doc> | undefined
           expect(() => {
-            store = createAgentStore<Doc>({ initialState: {}, threadId, agent, onError: (error) => errors.push(error), restore: saved as never })
+            store = createAgentStore<Doc>({ initialState: {}, threadId, agent, onError: (error) => errors.push(error), restore: restoreThread(saved as never) })
           }).not.toThrow()
           const shown = store!.getState()
           expect(errors.map((error) => error.code).filter((code) => code !== 'RESTORE')).toStrictEqual([])
           // `running` only for a run that a request never streamed (fed through apply()): the store holds no request either way.
           expect(agent.open).toBe(false)
           if (shown.status === 'running') {
-            const model = store!.serialize().model as { request: unknown; run: { requestId: unknown } }
+            const model = serializeThread(store!).model as { request: unknown; run: { requestId: unknown } }
             expect([model.request, model.run.requestId]).toStrictEqual([UNDEFINED, UNDEFINED])
           }
           await expectUsable(store!, agent, threadId)

@@ -4,7 +4,7 @@
 // A restored store is never `running` without a request.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStore, type AgentStoreError, createAgentStore } from '../../src'
+import { type AgentStore, type AgentStoreError, createAgentStore, persistThread, restoreThread, serializeThread } from '../../src'
 import { ev } from '../helpers'
 import { type Doc, MapStorage, SteppedAgent, throughJson } from './support-threads'
 
@@ -21,7 +21,7 @@ function storeWith(agent: SteppedAgent, extra: { restore?: unknown; errors?: Age
     initialState,
     threadId: THREAD,
     onError: (error) => extra.errors?.push(error),
-    ...(extra.restore === undefined ? {} : { restore: extra.restore as never }),
+    ...(extra.restore === undefined ? {} : { restore: restoreThread(extra.restore as never) }),
   })
 }
 
@@ -33,7 +33,7 @@ function streamingThread(): Saved {
   agent.push(started('r1'))
   agent.push(ev.textStart('m1'))
   agent.push(ev.text('m1', 'Hel'))
-  return throughJson(store.serialize()) as Saved
+  return throughJson(serializeThread(store)) as Saved
 }
 
 /** A thread saved after its confirmation was approved, before the server received the answer: an outbox with its restore point. */
@@ -47,7 +47,7 @@ function answeringThread(): Saved {
   agent.push(ev.toolEnd('c1'))
   agent.push(finished('r1'))
   void store.approve({ id: 'c1' })
-  const saved = throughJson(store.serialize()) as Saved
+  const saved = throughJson(serializeThread(store)) as Saved
   expect(saved.model.outbox.restore).toBeDefined()
   return saved
 }
@@ -107,7 +107,7 @@ describe('a saved thread whose parts have the wrong shape is refused', () => {
     const agent = new SteppedAgent()
     const store = storeWith(agent)
     store.apply([started('r1'), ev.toolStart('c1', 'confirm_changes'), ev.toolArgs('c1', '{}'), ev.toolEnd('c1'), finished('r1')])
-    const saved = throughJson(store.serialize()) as Saved
+    const saved = throughJson(serializeThread(store)) as Saved
     expect(saved.model.snapshot.confirmations).toHaveLength(1)
     delete saved.model.snapshot.confirmations[0].stateKeys
     expectDamaged(saved, 'model.snapshot.confirmations[0].stateKeys')
@@ -143,7 +143,7 @@ describe('a saved thread whose parts have the wrong shape is refused', () => {
     saved.model.run = { runId: 'r1' }
     storage.items.set('agent-state', JSON.stringify(saved))
     const errors: AgentStoreError[] = []
-    const load = () => createAgentStore<Doc>({ initialState, threadId: THREAD, persist: { storage }, onError: (error) => errors.push(error) })
+    const load = () => createAgentStore<Doc>({ initialState, threadId: THREAD, persist: persistThread({ storage }), onError: (error) => errors.push(error) })
     load()
     const store = load()
     expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([
@@ -153,7 +153,7 @@ describe('a saved thread whose parts have the wrong shape is refused', () => {
     store.setState({ document: 'Mine' })
     return store.whenRestored().then(async () => {
       await new Promise((resolve) => setTimeout(resolve, 0))
-      const again = createAgentStore<Doc>({ initialState, threadId: THREAD, persist: { storage }, onError: (error) => errors.push(error) })
+      const again = createAgentStore<Doc>({ initialState, threadId: THREAD, persist: persistThread({ storage }), onError: (error) => errors.push(error) })
       expect(errors).toHaveLength(2)
       expect(again.getState().state).toStrictEqual({ document: 'Mine' })
     })
@@ -189,7 +189,7 @@ describe('a restored store is never running without a request', () => {
   it('a run fed through apply() (no request ever) stays running: the app feeds its next events', () => {
     const store = createAgentStore<Doc>({ initialState, threadId: THREAD })
     store.apply([started('r1'), ev.textStart('m1'), ev.text('m1', 'Hel')])
-    const { store: restored } = restoring(throughJson(store.serialize()))
+    const { store: restored } = restoring(throughJson(serializeThread(store)))
     expect(restored.getState().status).toBe('running')
     restored.apply([ev.text('m1', 'lo'), ev.textEnd('m1'), finished('r1')])
     expect(restored.getState().status).toBe('idle')

@@ -5,7 +5,7 @@
 // migrate (or with one that throws) the thread is refused and the store starts clean.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
-import { type AgentStoreError, createAgentStore, createAgentThreads, type PersistOptions, type SavedThread } from '../../src'
+import { type AgentStoreError, createAgentStore, createAgentThreads, type PersistOptions, persistThread, type SavedThread, serializeThread } from '../../src'
 import { ScriptedAgent } from '../../src/testing'
 import { type Doc, initialState, nextRun, runOptions, savedThreadAgent, savedThreadOptions, savedThreadRuns, THREAD } from './support-saved-thread'
 import { MapStorage, throughJson } from './support-threads'
@@ -28,20 +28,22 @@ function restoredFrom(text: string, persist: Partial<PersistOptions> = {}) {
   const errors: AgentStoreError[] = []
   // The fixture's conversation had two runs: the next one is its third.
   const agent = new ScriptedAgent({ threadId: THREAD, runs: [savedThreadRuns[2]!] })
-  const store = createAgentStore<Doc>(savedThreadOptions(agent, { persist: { storage, key: KEY, ...persist }, onError: (error) => errors.push(error) }))
+  const store = createAgentStore<Doc>(
+    savedThreadOptions(agent, { persist: persistThread({ storage, key: KEY, ...persist }), onError: (error) => errors.push(error) }),
+  )
   return { store, agent, storage, errors }
 }
 
 /** The thread the fixture's conversation leaves, saved now by a store of app version `version`. */
 async function savedNow(version?: number): Promise<string> {
-  const persist = version === undefined ? undefined : { storage: new MapStorage(), version }
+  const persist = version === undefined ? undefined : persistThread({ storage: new MapStorage(), version })
   const store = createAgentStore(savedThreadOptions(savedThreadAgent(), persist ? { persist } : {}))
   ids.next = 100
   await store.run(runOptions)
   ids.next = 200
   await store.respond({ id: 'int-tone', payload: { tone: 'calm' } })
   store.setState((doc) => ({ ...doc, title: 'The sea' }))
-  return JSON.stringify(store.serialize())
+  return JSON.stringify(serializeThread(store))
 }
 
 /** App version 1 renamed the state's `title` to `heading`: every place the saved state appears at rest. */
@@ -89,7 +91,7 @@ describe('saved threads: every format the library has written restores exactly',
     storage.items.set(KEY, fixture('format-1-mid-run.json'))
     const errors: AgentStoreError[] = []
     const agent = new ScriptedAgent({ threadId: THREAD, runs: [savedThreadRuns[2]!] })
-    const store = createAgentStore<Doc>(savedThreadOptions(agent, { persist: { storage, key: KEY }, onError: (error) => errors.push(error) }))
+    const store = createAgentStore<Doc>(savedThreadOptions(agent, { persist: persistThread({ storage, key: KEY }), onError: (error) => errors.push(error) }))
     expect(errors).toStrictEqual([])
     expect(throughJson(store.getState())).toMatchObject(JSON.parse(fixture('format-1-mid-run.snapshot.json')))
     // As abort() leaves a run: idle, the half-written draft gone, the user's edit and the text kept.
@@ -113,10 +115,10 @@ describe('saved threads: every format the library has written restores exactly',
     expect(written).toStrictEqual(kept)
   })
 
-  it('serialize() carries the app version of persist (default 0), and none without persist', async () => {
+  it('serializeThread carries the app version of persist (default 0), and none without persist', async () => {
     expect(JSON.parse(await savedNow(3)).appVersion).toBe(3)
-    expect(createAgentStore({ initialState, persist: { storage: new MapStorage() } }).serialize().appVersion).toBe(0)
-    const bare = createAgentStore({ initialState }).serialize()
+    expect(serializeThread(createAgentStore({ initialState, persist: persistThread({ storage: new MapStorage() }) })).appVersion).toBe(0)
+    const bare = serializeThread(createAgentStore({ initialState }))
     expect(bare.version).toBe(2)
     expect('appVersion' in bare).toBe(false)
   })
@@ -234,7 +236,7 @@ describe('saved threads: the threads registry passes version and migrate on', ()
     const threads = createAgentThreads<Doc>({
       initialState,
       predict: savedThreadOptions(savedThreadAgent()).predict,
-      persist: { storage, version: 1, migrate },
+      persist: persistThread({ storage, version: 1, migrate }),
       onError: (error) => errors.push(error),
     })
     await threads.whenRestored()
@@ -254,7 +256,7 @@ describe('saved threads: the threads registry passes version and migrate on', ()
   it('without migrate, its list and its stores refuse the thread alike (RESTORE no-migrate)', async () => {
     const storage = registryStorage()
     const errors: AgentStoreError[] = []
-    const threads = createAgentThreads<Doc>({ initialState, persist: { storage, version: 1 }, onError: (error) => errors.push(error) })
+    const threads = createAgentThreads<Doc>({ initialState, persist: persistThread({ storage, version: 1 }), onError: (error) => errors.push(error) })
     await threads.whenRestored()
     // Listed as it opens: refused, so blank (idle, nothing to answer).
     expect(threads.getState().threads).toMatchObject([{ id: THREAD, status: 'idle', hasConfirmation: false }])

@@ -1,6 +1,6 @@
 // Run by registry.test.ts in its own node (with --expose-gc): the heap that 50 threads take with
 // maxThreads 5 and a storage, against the heap of 5 threads kept live. Prints one JSON line.
-import { createAgentThreads } from '../../src'
+import { createAgentThreads, persistThread } from '../../src'
 
 const gc = (globalThis as { gc?: () => void }).gc!
 const items = new Map<string, string>()
@@ -12,7 +12,7 @@ const storage = {
 const text = 'x'.repeat(40_000)
 
 function fill(count: number, maxThreads: number) {
-  const threads = createAgentThreads<Record<string, never>>({ initialState: {}, persist: { storage }, maxThreads })
+  const threads = createAgentThreads<Record<string, never>>({ initialState: {}, persist: persistThread({ storage }), maxThreads })
   for (let i = 0; i < count; i++) {
     const store = threads.open(`thread-${maxThreads}-${i}`)
     // A distinct string per thread: V8 would otherwise share one.

@@ -3,7 +3,7 @@
 // tab leaves the other's list, and with a `watch` hook (the page's `storage` event for
 // localStorage) a tab's list follows the other's changes without writing anything itself.
 import { describe, expect, it } from 'vitest'
-import { type AgentThreads, createAgentThreads, type PersistOptions } from '../../src'
+import { type AgentThreads, createAgentThreads, type PersistOptions, persistThread } from '../../src'
 import { type Doc, MapStorage } from './support-threads'
 
 /** One storage shared by several tabs; each tab's `watch` hears the writes of the others. */
@@ -38,8 +38,8 @@ function twoTabs({ watch }: { watch: boolean }) {
     const { watch: hook, ...rest } = tab(number)
     return watch ? { ...rest, watch: hook! } : rest
   }
-  const first = createAgentThreads<Doc>({ initialState: {}, persist: options(1) })
-  const second = createAgentThreads<Doc>({ initialState: {}, persist: options(2) })
+  const first = createAgentThreads<Doc>({ initialState: {}, persist: persistThread(options(1)) })
+  const second = createAgentThreads<Doc>({ initialState: {}, persist: persistThread(options(2)) })
   return { storage, first, second }
 }
 
