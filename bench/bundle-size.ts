@@ -6,7 +6,6 @@
 // not installed here are quoted from the issue's measurement. Then what each binding adds on top
 // of the core and its framework.
 
-import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { build, type Metafile } from 'esbuild'
 import type { Row } from './harness'
@@ -42,13 +41,6 @@ async function bundle(contents: string, external: readonly string[]): Promise<Bu
   return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: result.metafile }
 }
 
-// The persistence API is moving to factories (`persist: persistThread({...})`): the apps use the
-// factory when the core exports it, else the options object.
-const coreExports = readFileSync(new URL('../packages/core/src/index.ts', import.meta.url), 'utf8')
-const exported = (name: string) => new RegExp(`export \\{[^}]*\\b${name}\\b[^}]*\\}`).test(coreExports)
-const storePersistFactory = exported('persistThread') ? 'persistThread' : undefined
-const threadsPersistFactory = exported('persistThreads') ? 'persistThreads' : storePersistFactory
-const persistOption = (factory: string | undefined, options: string) => (factory ? `persist: ${factory}(${options})` : `persist: ${options}`)
 const imports = (...names: (string | undefined)[]) => `import { ${names.filter(Boolean).join(', ')} } from '@agent-state/react'`
 
 const STORAGE = "{ storage: localStorage, key: 'writer' }"
@@ -77,8 +69,9 @@ export const reject = () => store.reject()
 ${code}`
 
 /** The same writer over many threads: the registry on the built-in transport, its list and the active thread. */
-const threadsApp = ({ options = '', factory }: { options?: string; factory?: string | undefined } = {}) => `
-${imports('canAnswer', 'canRun', 'createAgentThreads', 'useAgentStore', factory)}
+const threadsApp = ({ options = '', importLines = '' }: { options?: string; importLines?: string } = {}) => `
+${imports('canAnswer', 'canRun', 'createAgentThreads', 'useAgentStore')}
+${importLines}
 export const threads = createAgentThreads({ url: '/api/agent', ${INITIAL}${options} })
 export function Writer() {
   return [useAgentStore(threads, (s) => s.threads), useAgentStore(threads, (s) => s.state.document), useAgentStore(threads, canRun), useAgentStore(threads, canAnswer)]
@@ -93,8 +86,8 @@ const HTTP_AGENT = "import { HttpAgent } from '@ag-ui/client'"
 const apps = {
   writer: writerApp(),
   threads: threadsApp(),
-  threadsPersisted: threadsApp({ options: `, ${persistOption(threadsPersistFactory, STORAGE)}`, factory: threadsPersistFactory }),
-  persisted: writerApp({ options: `, ${persistOption(storePersistFactory, STORAGE)}`, importLines: storePersistFactory ? imports(storePersistFactory) : '' }),
+  threadsPersisted: threadsApp({ options: `, persist: persistThread(${STORAGE})`, importLines: imports('persistThread') }),
+  persisted: writerApp({ options: `, persist: persistThread(${STORAGE})`, importLines: imports('persistThread') }),
   httpAgent: writerApp({ transport: "agent: new HttpAgent({ url: '/api/agent' })", importLines: HTTP_AGENT }),
   recorder: writerApp({ importLines: "import { createRecorder } from '@agent-state/devtools'", code: 'export const recorder = createRecorder(store)' }),
   httpAgentAlone: `${HTTP_AGENT}\nexport const agent = new HttpAgent({ url: '/api/agent' })\n`,
@@ -190,7 +183,7 @@ export async function benchBundleSize(): Promise<Row[]> {
   console.log('  the writer app, our own code per file (minified, estimated gzip):')
   for (const { file, minified, gzip } of files) console.log(`    ${file.padEnd(36)} ${String(minified).padStart(6)} B  ${kB(gzip)}`)
   const perFileNote = files.map(({ file, minified, gzip }) => `${file} ${kB(gzip)} (${minified} B min)`).join(', ')
-  const persistence = storePersistFactory ? `${storePersistFactory}({...})` : '`persist: {...}`'
+  const persistence = 'persistThread({...})'
 
   return [
     {
@@ -211,7 +204,7 @@ export async function benchBundleSize(): Promise<Row[]> {
       value: kB(threadsPersisted.gzip),
       target: '≤ 34 kB',
       pass: threadsPersisted.gzip <= THREADS_APP_LIMIT,
-      note: `${sizes(threadsPersisted)}; the registry's list, the active thread, ${threadsPersistFactory ? `${threadsPersistFactory}({...})` : '`persist: {...}`'} on localStorage`,
+      note: `${sizes(threadsPersisted)}; the registry's list, the active thread, persistThread({...}) on localStorage`,
     },
     { name: '+ threads (createAgentThreads instead of createAgentStore)', value: added(threads, writer), note: addedNote(threads, writer) },
     { name: `+ persistence on one store (${persistence})`, value: added(persisted, writer), note: addedNote(persisted, writer) },
