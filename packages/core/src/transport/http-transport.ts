@@ -123,7 +123,7 @@ class RunGuard {
     const onEventId = (id: string) => {
       this.lastEventId = id === '' ? undefined : id
     }
-    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, onEventId, (event) => this.deliver(event))
+    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, (event) => this.deliver(event), onEventId)
     const { timeoutMs } = options
     // One timer per run, re-armed only when it fires early: busy streams cost a clock read per chunk.
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) this.watch(timeoutMs, timeoutMs)
@@ -141,7 +141,7 @@ class RunGuard {
   /** Body bytes, in any slicing. */
   bytes(chunk: Uint8Array) {
     this.touch()
-    const { error } = this.framer.push(chunk)
+    const error = this.framer.push(chunk)
     if (error && this.open) {
       // Garbage after the run's end is never the run's failure, but the reading stops.
       if (this.ended) this.close()
