@@ -7,8 +7,8 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
+import { RunGuard } from './run-guard'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
-import { LifecycleVerifier } from './verify-lifecycle'
 
 export type { ConnectOptions, RunConnection, RunHandlers }
 
@@ -40,111 +40,47 @@ const CONNECT_NOT_IMPLEMENTED = 'Connect not implemented. This method is not sup
  * verified; chunks are not expanded, as the store expands them itself.
  */
 export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
-  let open = true
-  let ended = false
+  const run = new RunGuard(handlers, options)
   let subscription: { unsubscribe(): void } | undefined
-  const connect = options.connect === true
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
   // request still waiting for headers (unsubscribing alone only cancels the body reader).
   const controller = 'abortController' in agent ? new AbortController() : undefined
-  // A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one.
-  let verifier: LifecycleVerifier | undefined
-  let firstEvent = true
-
-  // Idle timeout: one timer per run, re-armed only when it fires early, so busy streams cost a clock read per chunk.
-  const { timeoutMs } = options
-  let lastActivity = performance.now()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const touch = () => {
-    lastActivity = performance.now()
-  }
-  const watch = (limit: number, delay: number) => {
-    timer = setTimeout(() => {
-      const idle = performance.now() - lastActivity
-      if (idle < limit) return watch(limit, limit - idle)
-      stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
-    }, delay)
-  }
-  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) watch(timeoutMs, timeoutMs)
-
-  function close() {
-    open = false
-    clearTimeout(timer)
+  run.onCancel = () => {
     subscription?.unsubscribe()
     controller?.abort()
   }
-
-  // Why the HTTP body stopped early, if it did: the stream itself then just ends. It matters only
-  // if the run has not ended by then: garbage after RUN_FINISHED is never the run's failure.
+  // Why the HTTP body stopped early, if it did: the stream itself then just ends, after the events
+  // before the bad one. It matters only if the run has not ended by then: garbage after
+  // RUN_FINISHED is never the run's failure.
   let bodyError: AgentStoreError | undefined
-  let lastEventId: string | undefined
   const sse: SseOptions = {
     maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes,
-    onActivity: touch,
+    onActivity: () => run.touch(),
     onError: (error) => {
       bodyError ??= toStoreError(error)
     },
-    onEventId: (id) => {
-      lastEventId = id === '' ? undefined : id
-    },
+    onEventId: run.eventId,
   }
-
-  function stop(error: AgentStoreError) {
-    if (!open) return
-    if (ended) return close()
-    close()
-    handlers.end(error, lastEventId)
-  }
-
-  // A stream that completes by itself needs no cancelling: the response was read to its end.
-  const finish = () => {
-    if (!ended) return stop(bodyError ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
-    open = false
-    clearTimeout(timer)
-  }
-
-  const next = (event: BaseEvent) => {
-    if (!open) return
-    // Anything after the run's end means the server is not closing: stop reading.
-    if (ended) return close()
-    touch()
-    if (firstEvent) {
-      firstEvent = false
-      if (!connect || event.type === 'RUN_STARTED') verifier = new LifecycleVerifier()
-    }
-    let outOfOrder: string | undefined
-    try {
-      outOfOrder = verifier?.check(event as BaseEvent & Record<string, unknown>)
-    } catch (error) {
-      // As a failure inside the built-in transport's reader: the run ends, never an uncaught error.
-      return stop(toStoreError(error))
-    }
-    if (outOfOrder !== undefined) return stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
-    handlers.event(event)
-    if (open && !connect && (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')) {
-      ended = true
-      clearTimeout(timer)
-      timer = setTimeout(close, options.drainMs ?? 2_000)
-      handlers.end(undefined)
-    }
-  }
-
   try {
-    subscription = events(agent as unknown as Streaming, input, sse, controller, connect, options.lastEventId).subscribe({
-      next,
-      error: (error) => (ended ? finish() : stop(bodyError ?? toStoreError(error))),
-      complete: finish,
+    subscription = events(agent as unknown as Streaming, input, sse, controller, options.connect === true, options.lastEventId).subscribe({
+      next(event) {
+        run.touch()
+        try {
+          run.event(event)
+        } catch (error) {
+          // As a failure inside the built-in transport's reader: the run ends, never an uncaught error.
+          run.fail(toStoreError(error))
+        }
+      },
+      error: (error) => run.fail(bodyError ?? toStoreError(error)),
+      complete: () => run.complete(bodyError),
     })
     // The stream may have ended while subscribe() ran, before there was a subscription to release.
-    if (!open) subscription.unsubscribe()
+    if (!run.open) subscription.unsubscribe()
   } catch (error) {
-    stop(toStoreError(error))
+    run.fail(toStoreError(error))
   }
-  return {
-    cancel() {
-      if (open) close()
-    },
-  }
+  return { cancel: () => run.cancel() }
 }
 
 /**
