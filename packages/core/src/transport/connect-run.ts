@@ -7,7 +7,7 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { RunGuard } from './run-guard'
+import { networkError, RunGuard } from './run-guard'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
 
 export type { ConnectOptions, RunConnection, RunHandlers }
@@ -148,5 +148,5 @@ export function toStoreError(error: unknown): AgentStoreError {
     // A transport of another kind that parses JSON itself.
     return new AgentStoreError('INVALID_EVENT', `The agent sent data that is not JSON: ${message}`, { cause: error })
   }
-  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
+  return networkError(error)
 }

@@ -7,7 +7,7 @@ import type { RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { RunGuard } from './run-guard'
+import { networkError, RunGuard } from './run-guard'
 import { ERROR_BODY_LIMIT, type FetchFn, SseFramer } from './sse'
 
 export type HttpHeaders = Record<string, string>
@@ -125,12 +125,6 @@ function httpError(status: number, contentType: string, text: string): AgentStor
   }
   const cause = Object.assign(new Error(`HTTP ${status}: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}`), { status, payload })
   return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
-}
-
-function networkError(error: unknown): AgentStoreError {
-  if (error instanceof AgentStoreError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
 }
 
 const isOk = (status: number) => status >= 200 && status < 300

@@ -100,3 +100,10 @@ export class RunGuard {
     this.onCancel()
   }
 }
+
+/** A failure to reach the agent, or to read from it, as both transports report it. */
+export function networkError(error: unknown): AgentStoreError {
+  if (error instanceof AgentStoreError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
+}
