@@ -132,22 +132,20 @@ describe('events split at every byte boundary', () => {
   it('frames identically whatever the chunking: every split in two, and one byte per chunk (framer in process)', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const bytes = new TextEncoder().encode(`\uFEFF: ka${eol}retry: 10${eol}${sse(runEvents, eol)}`)
-      const expected = sse(runEvents)
+      const expected = runEvents.map((event) => JSON.stringify(event))
       const frame = (chunks: Uint8Array[]) => {
-        const framer = new SseFramer(1 << 20)
-        const decoder = new TextDecoder()
-        let out = ''
-        for (const chunk of chunks) {
-          const { output, error } = framer.push(chunk)
-          expect(error).toBeUndefined()
-          if (output) out += decoder.decode(output, { stream: true })
-        }
-        return out
+        const texts: string[] = []
+        const framer = new SseFramer(1 << 20, (event, text) => {
+          expect(event).toEqual(JSON.parse(text))
+          texts.push(text)
+        })
+        for (const chunk of chunks) expect(framer.push(chunk)).toBeUndefined()
+        return texts
       }
       for (let split = 0; split <= bytes.length; split++) {
-        expect(frame([bytes.subarray(0, split), bytes.subarray(split)])).toBe(expected)
+        expect(frame([bytes.subarray(0, split), bytes.subarray(split)])).toEqual(expected)
       }
-      expect(frame([...bytes].map((byte) => new Uint8Array([byte])))).toBe(expected)
+      expect(frame([...bytes].map((byte) => new Uint8Array([byte])))).toEqual(expected)
     }
   })
 })
@@ -318,12 +316,11 @@ describe('event size', () => {
     expect(limit).toBe(json('€€€€').length + 8)
     const fits = event('€€€€')
     const over = event('€€€€x')
-    const at = new SseFramer(limit).push(fits)
-    expect(at.error).toBeUndefined()
-    expect(at.output).toBeDefined()
-    const beyond = new SseFramer(limit).push(over)
-    expect(beyond.error).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxEventBytes' })
-    expect(beyond.output).toBeUndefined()
+    const handed: string[] = []
+    expect(new SseFramer(limit, (_event, text) => handed.push(text)).push(fits)).toBeUndefined()
+    expect(handed).toEqual([json('€€€€')])
+    expect(new SseFramer(limit, (_event, text) => handed.push(text)).push(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxEventBytes' })
+    expect(handed).toEqual([json('€€€€')])
   })
 
   it('honours a configured limits.maxEventBytes through the store', async () => {

@@ -16,6 +16,8 @@ export interface ScriptedAgentOptions {
 /**
  * An AG-UI agent that replays scripted events and records every input it receives, so a UI
  * can be tested against real recordings without a server: `agent.inputs[1].resume` is what approve() sent.
+ * It extends @ag-ui/client's AbstractAgent and streams rxjs Observables: `@agent-state/core/testing`
+ * needs both installed (the core itself needs neither: they are optional peers).
  */
 export class ScriptedAgent extends AbstractAgent {
   readonly inputs: RunAgentInput[] = []

@@ -3,12 +3,12 @@
 // through fetch where fetch can stream it, and through XMLHttpRequest progress events where it
 // cannot (React Native, old WebViews). Both readers feed the same run guard, so every guarantee
 // (framing, limits, truncation, timeouts, cancel, HTTP errors, drain) is one piece of code.
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import type { RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { ERROR_BODY_LIMIT, type FetchFn, type ParsedEvent, SseFramer } from './sse'
-import { LifecycleVerifier } from './verify-lifecycle'
+import { networkError, RunGuard } from './run-guard'
+import { ERROR_BODY_LIMIT, type FetchFn, SseFramer } from './sse'
 
 export type HttpHeaders = Record<string, string>
 
@@ -29,8 +29,6 @@ export interface HttpEndpoint {
   connectUrl?: string
 }
 
-const isTerminal = (type: string) => type === 'RUN_FINISHED' || type === 'RUN_ERROR'
-
 /**
  * Streams one run from an AG-UI endpoint over HTTP, with the contract of `connectRun`: one call
  * is one run, nothing after its first RUN_FINISHED or RUN_ERROR is handed on, and the response is
@@ -39,7 +37,7 @@ const isTerminal = (type: string) => type === 'RUN_FINISHED' || type === 'RUN_ER
  * verifyEvents does; chunks are not expanded, as the store expands them itself.
  */
 export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
-  const run = new RunGuard(handlers, options)
+  const run = new FramedRun(handlers, options)
   const connection = { cancel: () => run.cancel() }
   const connect = options.connect === true
   const url = connect ? endpoint.connectUrl : endpoint.url
@@ -98,114 +96,20 @@ interface Request {
   fetch: FetchFn | undefined
 }
 
-/**
- * One run's end-to-end rules, whatever reads the body: the idle timer, the framer, the first
- * terminal event, the drain, and at most one `end`. A reader reports bytes, the end of the body,
- * or why it failed, and gives `onCancel` the way to stop its request.
- */
-class RunGuard {
-  open = true
-  private ended = false
-  private lastEventId: string | undefined
-  private timer: ReturnType<typeof setTimeout> | undefined
-  private lastActivity = performance.now()
+/** The run's rules with the framer in front: the readers hand it the body's bytes. */
+class FramedRun extends RunGuard {
   private readonly framer: SseFramer
-  /** A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one. */
-  private verifier: LifecycleVerifier | undefined
-  private firstEvent = true
-  /** Cancels the request: set by the reader once it has one. */
-  onCancel: () => void = () => {}
 
-  constructor(
-    private readonly handlers: RunHandlers,
-    private readonly options: ConnectOptions,
-  ) {
-    const onEventId = (id: string) => {
-      this.lastEventId = id === '' ? undefined : id
-    }
-    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, onEventId, (event) => this.deliver(event))
-    const { timeoutMs } = options
-    // One timer per run, re-armed only when it fires early: busy streams cost a clock read per chunk.
-    if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) this.watch(timeoutMs, timeoutMs)
+  constructor(handlers: RunHandlers, options: ConnectOptions) {
+    super(handlers, options)
+    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, (event) => this.event(event), this.eventId)
   }
 
-  cancel() {
-    if (this.open) this.close()
-  }
-
-  /** Bytes or headers arrived: the agent is alive. */
-  touch() {
-    this.lastActivity = performance.now()
-  }
-
-  /** Body bytes, in any slicing. */
+  /** Body bytes, in any slicing. Garbage after the run's end is never the run's failure, but the reading stops. */
   bytes(chunk: Uint8Array) {
     this.touch()
-    const { error } = this.framer.push(chunk)
-    if (error && this.open) {
-      // Garbage after the run's end is never the run's failure, but the reading stops.
-      if (this.ended) this.close()
-      else this.stop(error)
-    }
-  }
-
-  /** The body ended by itself: read to its end, nothing to cancel. */
-  complete() {
-    if (!this.open) return
-    if (!this.ended) return this.stop(new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
-    this.open = false
-    clearTimeout(this.timer)
-  }
-
-  /** The request failed: after the run's end that is only the end of the drain. */
-  fail(error: AgentStoreError) {
-    if (!this.open) return
-    if (this.ended) return this.complete()
-    this.stop(error)
-  }
-
-  private deliver(event: ParsedEvent) {
-    if (!this.open) return
-    // Anything after the run's end means the server is not closing: stop reading.
-    if (this.ended) return this.close()
-    if (this.firstEvent) {
-      this.firstEvent = false
-      if (!this.options.connect || event.type === 'RUN_STARTED') this.verifier = new LifecycleVerifier()
-    }
-    const outOfOrder = this.verifier?.check(event)
-    if (outOfOrder !== undefined) return this.stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
-    this.handlers.event(event as BaseEvent)
-    if (this.open && !this.options.connect && isTerminal(event.type)) {
-      this.drain()
-      this.handlers.end(undefined)
-    }
-  }
-
-  private watch(limit: number, delay: number) {
-    this.timer = setTimeout(() => {
-      const idle = performance.now() - this.lastActivity
-      if (idle < limit) return this.watch(limit, limit - idle)
-      this.stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
-    }, delay)
-  }
-
-  private drain() {
-    this.ended = true
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.close(), this.options.drainMs ?? 2_000)
-  }
-
-  private stop(error: AgentStoreError) {
-    if (!this.open) return
-    if (this.ended) return this.close()
-    this.close()
-    this.handlers.end(error, this.lastEventId)
-  }
-
-  private close() {
-    this.open = false
-    clearTimeout(this.timer)
-    this.onCancel()
+    const error = this.framer.push(chunk)
+    if (error) this.stop(error)
   }
 }
 
@@ -223,15 +127,9 @@ function httpError(status: number, contentType: string, text: string): AgentStor
   return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
 }
 
-function networkError(error: unknown): AgentStoreError {
-  if (error instanceof AgentStoreError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
-}
-
 const isOk = (status: number) => status >= 200 && status < 300
 
-async function readWithFetch(request: Request, run: RunGuard) {
+async function readWithFetch(request: Request, run: FramedRun) {
   const controller = new AbortController()
   run.onCancel = () => controller.abort()
   const fetchFn = request.fetch ?? ((url: string, init: RequestInit) => fetch(url, init))
@@ -267,7 +165,7 @@ async function readWithFetch(request: Request, run: RunGuard) {
 }
 
 /** At most ERROR_BODY_LIMIT bytes of an error body: a hostile one cannot make the client read forever. */
-async function readErrorBody(response: Response, run: RunGuard): Promise<string> {
+async function readErrorBody(response: Response, run: FramedRun): Promise<string> {
   const reader = response.body?.getReader()
   if (!reader) return (await response.text()).slice(0, ERROR_BODY_LIMIT)
   const decoder = new TextDecoder()
@@ -297,7 +195,7 @@ const DONE = 4
  * grows as bytes arrive; each new slice goes to the framer as UTF-8 again, so the event size
  * limit still counts the bytes the server sent.
  */
-function readWithXhr(request: Request, run: RunGuard) {
+function readWithXhr(request: Request, run: FramedRun) {
   if (typeof XMLHttpRequest === 'undefined') return run.fail(networkError(new Error('XMLHttpRequest is not available')))
   const xhr = new XMLHttpRequest()
   const encoder = new TextEncoder()

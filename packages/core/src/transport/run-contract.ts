@@ -3,7 +3,7 @@ import type { BaseEvent } from '@ag-ui/core'
 import type { AgentStoreError } from '../errors'
 
 export interface RunHandlers {
-  /** Each event as the agent streams it (connectRun expands chunks and verifies lifecycle order first; connectHttpRun hands them on as parsed). */
+  /** Each event as the agent streams it, its lifecycle order verified; chunks are handed on unexpanded (the store expands them). */
   event(event: BaseEvent): void
   /**
    * The stream ended. Without an error: right after its RUN_FINISHED or RUN_ERROR (never in a

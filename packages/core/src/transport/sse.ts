@@ -1,9 +1,9 @@
-// The byte stream between HttpAgent's fetch and @ag-ui/client's SSE parser. That parser (1.0.0)
-// splits events on "\n\n" only, so CRLF (sse-starlette's default) and CR streams never parse; it also
-// dispatches an event cut off by the end of the stream. This layer reads the body as the HTML
-// Standard's event-stream grammar, checks each event's size and shape, and hands the parser one
-// canonical `data:` frame per event, which it cannot misread. The built-in transport
-// (http-transport.ts) reads with the same framer and takes the parsed events straight from it.
+// The HTML Standard's event-stream grammar over bytes, for both transports. The built-in one
+// (http-transport.ts) takes the parsed events straight from the framer. For an HttpAgent, the
+// body between its fetch and @ag-ui/client's SSE parser is re-framed: that parser (1.0.0) splits
+// events on "\n\n" only, so CRLF (sse-starlette's default) and CR streams never parse, and it
+// dispatches an event cut off by the end of the stream; it gets one canonical `data:` frame per
+// checked event instead, which it cannot misread.
 import { AgentStoreError } from '../errors'
 
 /** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
@@ -17,9 +17,8 @@ const COLON = 0x3a
 const SPACE = 0x20
 const DATA = [0x64, 0x61, 0x74, 0x61] // "data"
 const ID = [0x69, 0x64] // "id"
-const DATA_PREFIX = new Uint8Array([...DATA, COLON, SPACE])
-/** Room for the field name of a line still arriving, before its bytes count against the event's size. */
-const FIELD_ROOM = DATA_PREFIX.length
+/** Room for the field name of a line still arriving (`data: `), before its bytes count against the event's size. */
+const FIELD_ROOM = 6
 
 export type FetchFn = (url: string, init: RequestInit) => Promise<Response>
 
@@ -63,7 +62,16 @@ export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
  */
 export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  const framer = new SseFramer(options.maxEventBytes, options.onEventId)
+  const encoder = new TextEncoder()
+  // The text each event was parsed from, a `data:` line per line of it: the parser joins them with "\n" again.
+  let frames = ''
+  const framer = new SseFramer(
+    options.maxEventBytes,
+    (_event, text) => {
+      frames += `data: ${text.replaceAll('\n', '\ndata: ')}\n\n`
+    },
+    options.onEventId,
+  )
   let stopped = false
   let cancelled = false
   return new ReadableStream<Uint8Array>(
@@ -83,14 +91,18 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
           if (cancelled) return
           if (result.done) return controller.close()
           options.onActivity?.()
-          const { output, error } = framer.push(result.value)
+          const error = framer.push(result.value)
           if (error) {
             // Stop downloading now; the events before it go out first, the end of the body after them.
             options.onError(error)
             stopped = true
             reader.cancel().catch(() => {})
           }
-          if (output) return controller.enqueue(output)
+          if (frames) {
+            controller.enqueue(encoder.encode(frames))
+            frames = ''
+            return
+          }
         }
       },
       cancel(reason) {
@@ -108,9 +120,8 @@ export type ParsedEvent = { type: string } & Record<string, unknown>
 
 /**
  * Incremental event-stream parser over bytes. CR and LF never occur inside a UTF-8 sequence, so
- * lines split safely before decoding. Each complete event is parsed once; with `onEvent` it is
- * handed there, as it completes, and `push` gives no output; without it, the original bytes come
- * out re-framed, for a parser downstream.
+ * lines split safely before decoding. Each complete event is parsed once and handed to `onEvent`
+ * as it completes, with the text it was parsed from.
  */
 export class SseFramer {
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true })
@@ -123,28 +134,24 @@ export class SseFramer {
   /** The last chunk ended with CR: a LF opening the next one belongs to the same line ending. */
   private afterCR = false
   private firstLine = true
-  private out: Uint8Array[] = []
-  private outBytes = 0
   /** The standard's last event ID buffer: an `id:` field sets it, and it carries over to later events. */
   private eventId = ''
   private reportedId = ''
 
   constructor(
     private readonly maxEventBytes: number,
+    private readonly onEvent: (event: ParsedEvent, text: string) => void,
     private readonly onEventId?: (id: string) => void,
-    private readonly onEvent?: (event: ParsedEvent) => void,
   ) {}
 
-  /** Frames for the complete events in `chunk`, and the error that stopped it, if any. */
-  push(chunk: Uint8Array): { output: Uint8Array | undefined; error: AgentStoreError | undefined } {
-    let error: AgentStoreError | undefined
+  /** Hands on the events `chunk` completes; returns the error that stopped it, if any. */
+  push(chunk: Uint8Array): AgentStoreError | undefined {
     try {
       this.scan(chunk)
     } catch (thrown) {
       if (!(thrown instanceof AgentStoreError)) throw thrown
-      error = thrown
+      return thrown
     }
-    return { output: this.flush(), error }
   }
 
   private scan(chunk: Uint8Array) {
@@ -233,10 +240,7 @@ export class SseFramer {
     if (typeof type !== 'string' || type === '') {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
     }
-    if (this.onEvent) return this.onEvent(event as ParsedEvent)
-    // The original bytes, one data line each: the parser joins them with "\n" again.
-    for (const value of lines) this.emit(DATA_PREFIX, value, NEWLINE)
-    this.emit(NEWLINE)
+    this.onEvent(event as ParsedEvent, text)
   }
 
   private tooLarge(): never {
@@ -244,24 +248,7 @@ export class SseFramer {
       limit: 'maxEventBytes',
     })
   }
-
-  private emit(...parts: Uint8Array[]) {
-    for (const part of parts) {
-      this.out.push(part)
-      this.outBytes += part.length
-    }
-  }
-
-  private flush(): Uint8Array | undefined {
-    if (this.outBytes === 0) return undefined
-    const output = concat(this.out, this.outBytes)
-    this.out = []
-    this.outBytes = 0
-    return output
-  }
 }
-
-const NEWLINE = new Uint8Array([LF])
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   if (parts.length === 1) return parts[0]!
