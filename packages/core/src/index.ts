@@ -13,6 +13,8 @@ export type {
   AgentStore,
   AgentStoreLimits,
   AgentStoreOptions,
+  AgUiAgent,
+  AgUiEventStream,
   AnswerRunOptions,
   ApproveOptions,
   CancelOptions,

@@ -1,4 +1,3 @@
-import type { AbstractAgent } from '@ag-ui/client'
 import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, TokenUsage, Tool, ToolMessage } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
 
@@ -178,9 +177,23 @@ export type AgentHeaders = Record<string, string> | (() => Record<string, string
  * or `agent` (any `@ag-ui/client` agent), never both: a store given both throws NO_AGENT at
  * creation. `run()` needs one of them, `apply()` neither.
  */
+/**
+ * What the store reads of an `@ag-ui/client` agent (every `AbstractAgent` has it): typed here, so
+ * an app that posts to `url` type-checks without `@ag-ui/client` installed.
+ */
+export interface AgUiAgent {
+  threadId: string
+  run(input: RunAgentInput): AgUiEventStream
+}
+
+/** The part of the rxjs Observable an agent's `run` returns that the store uses. */
+export interface AgUiEventStream {
+  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
+}
+
 export interface AgentStoreOptions<TState> {
   /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
-  agent?: AbstractAgent
+  agent?: AgUiAgent
   /**
    * The AG-UI endpoint runs are POSTed to, read by the store's own SSE reader (the built-in
    * transport). Not with `agent`.

@@ -155,7 +155,7 @@ describe('the stream, through its own subscribe()', () => {
       }
     }
     const asRun = await outcomeOf(new Resuming())
-    expect(asRun).toMatchObject({ events: [], error: { code: 'INVALID_EVENT', message: "First event must be 'RUN_STARTED'" } })
+    expect(asRun).toMatchObject({ events: [], error: { code: 'INVALID_EVENT', message: 'TEXT_MESSAGE_CONTENT before RUN_STARTED' } })
     // A resumed stream starts mid-run: handed on whole; its end is the stream's (connect streams end no run).
     expect(await outcomeOf(new Resuming(), true)).toMatchObject({
       events: ['TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED'],
@@ -170,7 +170,7 @@ describe('the stream, through its own subscribe()', () => {
       events: ['RUN_STARTED'],
       error: {
         code: 'INVALID_EVENT',
-        message: "Cannot send 'TEXT_MESSAGE_CONTENT' event: No active text message found with ID 'm1'. Start a text message with 'TEXT_MESSAGE_START' first.",
+        message: 'TEXT_MESSAGE_CONTENT for text message "m1", which is not open',
       },
     })
   })

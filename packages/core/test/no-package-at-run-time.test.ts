@@ -24,14 +24,19 @@ function runTimeImports(text: string): string[] {
   return found
 }
 
+/** Every specifier a source file names, type imports included: what its declaration file will import. */
+function allImports(text: string): string[] {
+  return [...text.matchAll(/^[ \t]*(?:import|export)\s+[\w$\s{},*]*?\s*from\s*['"]([^'"]+)['"]/gm)].map((match) => match[1] ?? '')
+}
+
 /** The source files reachable from `entry` through run-time imports, and the packages they load (`file: package`). */
-function runTimeGraph(entry: string) {
+function runTimeGraph(entry: string, importsOf = runTimeImports) {
   const files = new Set<string>()
   const packages: string[] = []
   const visit = (file: string) => {
     if (files.has(file)) return
     files.add(file)
-    for (const specifier of runTimeImports(readFileSync(file, 'utf8'))) {
+    for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
       if (!specifier.startsWith('.')) packages.push(`${relative(src, file)}: ${specifier}`)
       else visit([`${join(dirname(file), specifier)}.ts`, join(dirname(file), specifier, 'index.ts')].find((path) => existsSync(path)) ?? specifier)
     }
@@ -49,6 +54,11 @@ it('the source reachable from src/index.ts loads nothing from @ag-ui/client, @ag
 
 it('the walk sees what a run-time import loads: the testing entry loads @ag-ui/client and rxjs', () => {
   expect(runTimeGraph('testing.ts').packages).toStrictEqual(['testing.ts: @ag-ui/client', 'testing.ts: rxjs'])
+})
+
+it('the types of the main entry name no package but @ag-ui/core: an app without @ag-ui/client type-checks', () => {
+  const packages = new Set(runTimeGraph('index.ts', allImports).packages.map((entry) => entry.split(': ')[1]))
+  expect([...packages]).toStrictEqual(['@ag-ui/core'])
 })
 
 it('a bundle of createAgentStore holds no package: no zod, no @ag-ui/core, no rxjs', async () => {

@@ -1,8 +1,7 @@
-import type { AbstractAgent } from '@ag-ui/client'
 import { AgentStoreError, messageOf } from '../errors'
 import { createId } from '../ids'
 import { createWriter, isPromise, loadPersisted } from '../persistence/writer'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, PersistOptions, RunStatus, SerializedThread, ThreadPersistence } from '../types'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, AgUiAgent, PersistOptions, RunStatus, SerializedThread, ThreadPersistence } from '../types'
 import { persistParts } from './hydration'
 import { createListenerSet } from './listeners'
 import { persistThread } from './persist-thread'
@@ -34,7 +33,7 @@ export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agen
    * A fresh agent per thread; or give `url` instead, which every thread's store uses with its own
    * thread id (not both). Without either, threads take events through `apply()` only.
    */
-  createAgent?: (threadId: string) => AbstractAgent
+  createAgent?: (threadId: string) => AgUiAgent
   /** `persistThread({ storage, key, … })`: each thread is saved under `${key}:${threadId}`, the list and the thread shown under `${key}:threads`. */
   persist?: ThreadPersistence | undefined
   /** Live stores kept in memory (default 10): the least recently used idle ones are saved and dropped. */

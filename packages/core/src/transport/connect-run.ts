@@ -2,10 +2,10 @@
 // Observable its `run` (or `connect`) returns, with the contract of the built-in transport. It
 // loads nothing from @ag-ui/client, @ag-ui/core or rxjs: an app that passes an agent has them
 // already, and one that passes `url` never pays for them.
-import type { AbstractAgent } from '@ag-ui/client'
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import type { RunAgentInput } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
+import type { AgUiAgent, AgUiEventStream } from '../types'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
 import { networkError, RunGuard } from './run-guard'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
@@ -14,17 +14,12 @@ export type { ConnectOptions, RunConnection, RunHandlers }
 
 /** What the adapter reads of an agent: `run`, and `connect`, which AbstractAgent declares protected. */
 type Streaming = {
-  run(input: RunAgentInput): EventStream
-  connect(input: RunAgentInput): EventStream
+  run(input: RunAgentInput): AgUiEventStream
+  connect(input: RunAgentInput): AgUiEventStream
   /** HttpAgent's, and any agent shaped like it: it fetches `url` through this public field. */
   fetch?: FetchFn
   url?: unknown
   abortController?: AbortController
-}
-
-/** The part of an rxjs Observable the adapter uses, whichever copy of rxjs made it. */
-type EventStream = {
-  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
 }
 
 /** AbstractAgent's `connect` throws this error, with this fixed message; its class sets no `name` to tell it by. */
@@ -39,7 +34,7 @@ const CONNECT_NOT_IMPLEMENTED = 'Connect not implemented. This method is not sup
  * sending, is cancelled. Events are handed on as the agent emits them, their lifecycle order
  * verified; chunks are not expanded, as the store expands them itself.
  */
-export function connectRun(agent: AbstractAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
+export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   const run = new RunGuard(handlers, options)
   let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
@@ -124,7 +119,7 @@ function withLastEventId(init: RequestInit, id: string): RequestInit {
  * at the top of its prototype chain (AbstractAgent's, which throws), whichever copy of
  * @ag-ui/client that base came from.
  */
-export function canConnect(agent: AbstractAgent | undefined): boolean {
+export function canConnect(agent: AgUiAgent | undefined): boolean {
   const own = (agent as Partial<Streaming> | undefined)?.connect
   let base: unknown
   for (let proto = agent && Object.getPrototypeOf(agent); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
