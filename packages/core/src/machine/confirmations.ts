@@ -22,23 +22,18 @@ type Found = Omit<Confirmation, 'stateKeys'> & { names: readonly string[] }
 
 const optional = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : ({ [key]: value } as Record<K, unknown>))
 
+/** The fields of an interrupt a confirmation carries when the interrupt has them, in this order. */
+const interruptFields = ['reason', 'message', 'toolCallId', 'responseSchema', 'expiresAt', 'metadata', 'subagentRunId'] as const
+
 function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmCalls: ReadonlyMap<string, string | undefined>): Found {
-  const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata, subagentRunId } = interrupt as Interrupt & Record<string, unknown>
+  const fields = interrupt as Interrupt & Record<string, unknown>
+  const found: Record<string, unknown> = { id: interrupt.id, source: 'interrupt', runId }
+  for (const field of interruptFields) if (fields[field] !== undefined) found[field] = fields[field]
+  const { toolCallId } = interrupt
   // An interrupt naming a confirmation tool call governs the drafts that call confirms.
   const confirmed = typeof toolCallId === 'string' ? confirmCalls.get(toolCallId) : undefined
-  return {
-    id,
-    source: 'interrupt',
-    runId,
-    ...optional('reason', reason),
-    ...optional('message', message),
-    ...optional('toolCallId', toolCallId),
-    ...optional('responseSchema', responseSchema),
-    ...optional('expiresAt', expiresAt),
-    ...optional('metadata', metadata),
-    ...optional('subagentRunId', subagentRunId),
-    names: [toolCallId, confirmed].filter((name): name is string => typeof name === 'string'),
-  } as Found
+  found.names = [toolCallId, confirmed].filter((name): name is string => typeof name === 'string')
+  return found as Found
 }
 
 /** The tool call an on_interrupt value names, in the spellings servers use. */

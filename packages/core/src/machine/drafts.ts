@@ -7,11 +7,11 @@ import { claimChangedKeys, rebaseEdit } from '../state/edit-merge'
 import { checkState, stateSize } from '../state/state-rules'
 import type { AgentSnapshot, PredictionMapping } from '../types'
 import type { MachineConfig, Memo } from './config'
-import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from './model'
+import { copyModel, type Draft, type Model, type Report, type RunContext, report, withSnapshot } from './model'
 import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './predictions'
 
 /** Effects the state steps add: reports of errors that did not stop the event. */
-type Reports = { push(effect: { type: 'report'; error: AgentStoreError }): unknown }
+type Reports = { push(effect: Report): unknown }
 
 export function newRun<S>(model: Model<S>, runId: string | undefined, requestId: string | undefined, config: MachineConfig<S>): RunContext {
   const toolCallsBefore: string[] = []
@@ -53,7 +53,7 @@ export function settle<S>(
     const rebased = rebaseEdit(edit, model.server, config.merge)
     edit = rebased.edit
     view = rebased.value as S
-    for (const error of rebased.conflicts) reports.push({ type: 'report', error })
+    for (const error of rebased.conflicts) reports.push(report(error))
     if (rebased.conflicts.length > 0) snapshot = { ...snapshot, error: rebased.conflicts.at(-1) }
   }
   for (const draft of model.drafts) {
@@ -251,7 +251,7 @@ export function draftFromArguments<S>(
     memo.readers.delete(toolCallId)
     const limit = bound > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
     const message = `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`
-    reports.push({ type: 'report', error: new AgentStoreError('LIMIT_EXCEEDED', message, { limit }) })
+    reports.push(report(new AgentStoreError('LIMIT_EXCEEDED', message, { limit })))
     return { ...model, snapshot, run: { ...run, stopped: [...run.stopped, toolCallId] } }
   }
   let view = snapshot.state

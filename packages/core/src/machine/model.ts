@@ -219,3 +219,15 @@ export interface Step<S> {
   readonly effects: readonly Effect[]
   readonly refusal?: AgentStoreError
 }
+
+export type Report = Extract<Effect, { type: 'report' }>
+
+export const report = (error: AgentStoreError): Report => ({ type: 'report', error })
+
+export const release = (requestId: string, how: 'drain' | 'cancel' | 'none'): Effect => ({ type: 'release', requestId, how })
+
+/** An input that fails without stopping the store: its error is shown in the snapshot and reported, nothing else changes. */
+export const withError = <S>(model: Model<S>, error: AgentStoreError): Step<S> => ({
+  model: { ...model, snapshot: { ...model.snapshot, error } },
+  effects: [report(error)],
+})

@@ -8,17 +8,18 @@ import { checkedType, reduceEvent } from '../snapshot/reduce-event'
 import { acceptState, applyDelta, checkState } from '../state/state-rules'
 import { checkRunValues } from '../state/value-limits'
 import type { AgentSnapshot, RunOptions } from '../types'
-import { answerConfirmation, setUserState } from './commands'
+import { answerConfirmation, setUserState, toError } from './commands'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, parseOnInterrupt, rememberAnswered } from './confirmations'
 import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, newRun, predictStreamingCalls, settle } from './drafts'
-import { type Effect, initialModel, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
+import { type Effect, initialModel, type Model, type RunContext, type RunSettings, release, report, type Step, withError, withSnapshot } from './model'
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
-import { endOfRun, type RunEnding } from './run-end'
+import { failRun, finishRun } from './run-end'
 
 export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
+export { toError }
 
 // The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
 // user commands and transport outcomes; effects are data the shell carries out after it has
@@ -170,7 +171,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
       next = delivered
       for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config, memo)
     } else next = reduceOne(delivered, event, effects, config, memo)
-    if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+    if (isTerminal(type) && requestId !== undefined) effects.push(release(requestId, 'drain'))
     const token = isStreamed(type)
     if (effects.length === 0 && token) return { model: next, effects: isWrittenLater(before, delivered, next, config) ? tokenWrittenLater : tokenShown }
     if (effects.length === 0) return { model: next, effects: shownOnly }
@@ -197,11 +198,11 @@ function deliver<S>(model: Model<S>): Model<S> {
 function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
   const type = (raw as { type?: unknown } | null)?.type
   if (!isTerminal(type)) {
-    return { model: { ...model, snapshot: { ...model.snapshot, error } }, effects: [{ type: 'report', error }] }
+    return withError(model, error)
   }
-  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
-  const effects: Effect[] = [...ended.effects, { type: 'report', error }]
-  if (requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+  const ended = failRun(model, model.snapshot, error, config)
+  const effects: Effect[] = [...ended.effects, report(error)]
+  if (requestId !== undefined) effects.push(release(requestId, 'drain'))
   return { model: { ...ended.model, request: undefined }, effects }
 }
 
@@ -227,7 +228,7 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
         // Mastra's suspended tool: its call was never shown, so its result would be a tool message
         // without a call, which providers refuse. Dropped, and said so.
         const message = `TOOL_CALL_RESULT for tool call ${event.toolCallId}, which the conversation never showed: dropped`
-        effects.push({ type: 'report', error: new AgentStoreError('INVALID_EVENT', message, { eventType: event.type, reason: 'orphan-result' }) })
+        effects.push(report(new AgentStoreError('INVALID_EVENT', message, { eventType: event.type, reason: 'orphan-result' })))
         return model
       }
       return withSnapshot(model, snapshot)
@@ -239,15 +240,14 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
     case EventType.TOOL_CALL_END:
       return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config, memo)
     case EventType.RUN_FINISHED: {
-      const ending: RunEnding = event.outcome?.type === 'cancelled' ? { kind: 'cancelled', status: 'idle' } : { kind: 'finished' }
-      const ended = endOfRun(model, snapshot, ending, event, config)
+      const ended = finishRun(model, snapshot, event, config)
       effects.push(...ended.effects)
       return { ...ended.model, request: undefined }
     }
     case EventType.RUN_ERROR: {
       const error = snapshot.error!
-      const ended = endOfRun(model, snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
-      effects.push(...ended.effects, { type: 'report', error })
+      const ended = failRun(model, snapshot, error, config)
+      effects.push(...ended.effects, report(error))
       return { ...ended.model, request: undefined }
     }
     default:
@@ -270,7 +270,7 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunSt
   if (!run) return { ...model, snapshot, run: newRun(model, runId, undefined, config) }
   // A new run through apply() while an earlier one never ended: that one is settled as truncated
   // (its drafts, subagents and cut calls), and the new one starts from what that leaves.
-  const settled = endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
+  const settled = failRun(model, model.snapshot, undefined, config).model
   const started = reduceEvent(settled.snapshot, event, config.rules.limits)
   return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
 }
@@ -289,15 +289,15 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEve
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
 function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, lastEventId: string | undefined, config: MachineConfig<S>): Step<S> {
   if (model.request?.id !== requestId) return { model, effects: none }
-  const release: Effect = { type: 'release', requestId, how: 'none' }
+  const released = release(requestId, 'none')
   if (model.request.rejoining) {
     // The replay never reached the run: the thread stays as it was, still rejoinable.
     const reason = error.reason === 'not-supported' ? 'not-supported' : 'not-found'
     const notFound = new AgentStoreError('RECONNECT', `The run could not be re-attached: ${error.message}`, { reason, cause: error })
-    return { model: rejoinEnded(model), effects: [{ type: 'report', error: notFound }, release] }
+    return { model: rejoinEnded(model), effects: [report(notFound), released] }
   }
   const dropped = dropRequest(model, error, config, lastEventId)
-  return { model: dropped.model, effects: [...dropped.effects, { type: 'report', error }, release] }
+  return { model: dropped.model, effects: [...dropped.effects, report(error), released] }
 }
 
 /**
@@ -315,30 +315,25 @@ export function dropRequest<S>(
   if (request.rejoining) return { model: rejoinEnded(model), effects: [] }
   if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
   const runId = model.run?.runId ?? request.id
-  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)
+  const ended = failRun(model, model.snapshot, error, config)
   const after = ended.model.snapshot.committed
   const cut = { ...model, request: undefined, rejoin: undefined }
   const rejoin = request.start && request.delivered ? { runId, start: request.start, cut, after, lastEventId } : undefined
   return { model: { ...ended.model, request: undefined, rejoin }, effects: ended.effects }
 }
 
+function refuseReconnect<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreError | undefined {
+  if (model.request) return new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
+  if (!model.rejoin) return new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
+  if (!config.hasAgent) return new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
+  return undefined
+}
+
 function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<S>): Step<S> {
-  const { rejoin } = model
-  let refused: AgentStoreError | undefined
-  if (model.request) refused = new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
-  else if (!rejoin) refused = new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
-  else if (!config.hasAgent) refused = new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
-  if (refused || !rejoin) return { model, effects: none, ...(refused ? { refusal: refused } : {}) }
-  const { snapshot, settings } = rejoin.start
-  const input: RunAgentInput = {
-    threadId: snapshot.threadId,
-    runId: rejoin.runId,
-    state: snapshot.committed,
-    messages: config.messagesForServer(snapshot.messages),
-    tools: settings.tools.slice(),
-    context: settings.context.slice(),
-    forwardedProps: settings.forwardedProps,
-  }
+  const refusal = refuseReconnect(model, config)
+  if (refusal) return { model, effects: none, refusal }
+  const rejoin = model.rejoin!
+  const input = runInput(rejoin.start, rejoin.runId, config)
   const shown = { ...model.snapshot, requesting: true }
   const request = { id: requestId, delivered: true, rejoining: rejoin, unchanged: { shown, before: model.snapshot } }
   const { lastEventId } = rejoin
@@ -424,10 +419,10 @@ function giveBack<S>(model: Model<S>, error: AgentStoreError | undefined): Model
 function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
   if (!request) return { model, effects: none }
-  const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
+  const effects: Effect[] = [release(request.id, 'cancel')]
   if (request.rejoining) return { model: rejoinEnded(model), effects }
   if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
-  const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
+  const ended = failRun(model, { ...model.snapshot, steps: [] }, undefined, config)
   return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
 }
 
@@ -444,7 +439,7 @@ function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineCo
       return { model, effects: none, refusal: toError(error, 'VALIDATION') }
     }
   }
-  const effects: Effect[] = model.request ? [{ type: 'release', requestId: model.request.id, how: 'cancel' }] : []
+  const effects: Effect[] = model.request ? [release(model.request.id, 'cancel')] : []
   const blank = threadId === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(threadId, state))
   return { model: blank, effects }
 }
@@ -453,7 +448,7 @@ function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>,
   const refusal = refuseRun(model, config)
   if (refusal) return { model, effects: none, refusal }
   // Drafts left open by apply() events that never ended are settled as a truncated run would be.
-  const settled = model.run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
+  const settled = model.run ? failRun(model, model.snapshot, undefined, config).model : model
   const { options } = input
   const settings: RunSettings = {
     tools: options.tools ?? [],
@@ -496,16 +491,7 @@ export function startRequest<S>(
     settings,
   }
   const withRun = { ...started, run: newRun(started, undefined, runId, config) }
-  const input: RunAgentInput = {
-    threadId: snapshot.threadId,
-    runId,
-    state: snapshot.committed,
-    messages: config.messagesForServer(messages),
-    tools: settings.tools.slice(),
-    context: settings.context.slice(),
-    forwardedProps: settings.forwardedProps,
-    ...(resume?.resume ? { resume: resume.resume } : {}),
-  }
+  const input: RunAgentInput = { ...runInput(started, runId, config), ...(resume?.resume ? { resume: resume.resume } : {}) }
   // A throwaway list: no edit is pending at a run's start, so settle reports nothing into it.
   const settled = settle(withRun, withRun.snapshot, [], config)
   const start = { ...settled, request: undefined }
@@ -515,9 +501,17 @@ export function startRequest<S>(
   }
 }
 
-export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {
-  if (error instanceof AgentStoreError) return error
-  return new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+/** What the server is sent: the committed state and the conversation, which it takes as the truth, with the run's settings. */
+function runInput<S>({ snapshot, settings }: Model<S>, runId: string, config: MachineConfig<S>): RunAgentInput {
+  return {
+    threadId: snapshot.threadId,
+    runId,
+    state: snapshot.committed,
+    messages: config.messagesForServer(snapshot.messages),
+    tools: settings.tools.slice(),
+    context: settings.context.slice(),
+    forwardedProps: settings.forwardedProps,
+  }
 }
 
 export type { RunContext }
