@@ -7,7 +7,7 @@ import type { Confirmation, RunOptions } from '../types'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, toWire } from './confirmations'
 import { discardDrafts, keepDrafts, settle } from './drafts'
-import { type AnswerRestorePoint, type Model, type Outbox, type Report, type RunSettings, report, type Step, withError } from './model'
+import { type AnswerRestorePoint, type Model, type Outbox, type Report, type RunSettings, refused, report, type Step, withError } from './model'
 import { ownCopy } from './owned'
 import { ABSENT, findDraft, valueAt, withKey } from './predictions'
 
@@ -115,7 +115,7 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
     answer = ownAnswer(input.answer)
     answered = applyAnswer(model, confirmation, answer, config, memo)
   } catch (error) {
-    return { model, effects: [], refusal: toError(error, 'VALIDATION') }
+    return refused(model, toError(error, 'VALIDATION'))
   }
   const previous = model.outbox
   const outbox: Outbox<S> = {

@@ -13,7 +13,8 @@ import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valu
 /** Effects the state steps add: reports of errors that did not stop the event. */
 type Reports = { push(effect: Report): unknown }
 
-export function newRun<S>(model: Model<S>, runId: string | undefined, requestId: string | undefined, config: MachineConfig<S>): RunContext {
+/** A run opened on the model: unnamed until its RUN_STARTED when `runId` is not given; `requestId` when a request streams it. */
+export function newRun<S>(model: Model<S>, config: MachineConfig<S>, runId?: string, requestId?: string): RunContext {
   const toolCallsBefore: string[] = []
   for (const message of model.snapshot.messages) {
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)

@@ -220,6 +220,14 @@ export interface Step<S> {
   readonly refusal?: AgentStoreError
 }
 
+export const noEffects: readonly Effect[] = Object.freeze([])
+
+/** A step that changes nothing. */
+export const unchanged = <S>(model: Model<S>): Step<S> => ({ model, effects: noEffects })
+
+/** A command the store refused: nothing changes, and the command's promise rejects with `refusal`. */
+export const refused = <S>(model: Model<S>, refusal: AgentStoreError): Step<S> => ({ model, effects: noEffects, refusal })
+
 export type Report = Extract<Effect, { type: 'report' }>
 
 export const report = (error: AgentStoreError): Report => ({ type: 'report', error })

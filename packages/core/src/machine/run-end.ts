@@ -33,7 +33,7 @@ function endOfRun<S>(
 ): Ended<S> {
   const effects: Report[] = []
   // A recording fed to apply() may end a run it never started: its interrupts still count.
-  const run = model.run ?? (finished ? newRun(model, finished.runId, undefined, config) : undefined)
+  const run = model.run ?? (finished ? newRun(model, config, finished.runId) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
   const completed = finished !== undefined && finished.outcome?.type !== 'cancelled'
   // A finished run's steps and subagents were closed by RUN_FINISHED's reducer; status and error are set below.

@@ -12,7 +12,21 @@ import { answerConfirmation, setUserState, toError } from './commands'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, parseOnInterrupt, rememberAnswered } from './confirmations'
 import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, newRun, predictStreamingCalls, settle } from './drafts'
-import { type Effect, initialModel, type Model, type RunContext, type RunSettings, release, report, type Step, withError, withSnapshot } from './model'
+import {
+  type Effect,
+  initialModel,
+  type Model,
+  noEffects,
+  type RunContext,
+  type RunSettings,
+  refused,
+  release,
+  report,
+  type Step,
+  unchanged,
+  withError,
+  withSnapshot,
+} from './model'
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
 import { failRun, finishRun } from './run-end'
@@ -40,7 +54,6 @@ export type Input<S> =
   /** Re-attach the run whose stream dropped, through the agent's `connect`. */
   | { type: 'reconnect'; requestId: string }
 
-const none: readonly Effect[] = Object.freeze([])
 const show: Effect = Object.freeze({ type: 'show' })
 /**
  * A streamed token's show: the same data, its own object, so the write's urgency goes by it. The
@@ -57,8 +70,7 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  // A token's step that receive() found written later is complete as it is: no copy per token.
-  if (config.persists && next !== model && step.effects !== tokenWrittenLater) return { model: next, effects: withWrite(input, model, step) }
+  if (config.persists && next !== model) return { model: next, effects: withWrite(input, model, step) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
@@ -71,13 +83,6 @@ function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonl
   if (step.effects === tokenShown && before.outbox === step.model.outbox) return tokenWrittenLater
   return [persistence(input, before, step), ...step.effects]
 }
-
-/**
- * A token that changed the model, in a persisted store, received as it came (no rejoin rebuilt the
- * run, no answer was delivered): written later (see `persistence`).
- */
-const isWrittenLater = <S>(before: Model<S>, delivered: Model<S>, next: Model<S>, config: MachineConfig<S>) =>
-  config.persists && delivered === before && next !== before
 
 /**
  * Whether a reload may lose the change. A streamed token taken in never changes the status or the
@@ -121,8 +126,8 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
 
 /** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
 function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
-  const refused = checkRunValues(messages, options, config.rules.limits)
-  return refused ? { model, effects: none, refusal: refused } : undefined
+  const refusal = checkRunValues(messages, options, config.rules.limits)
+  return refusal ? refused(model, refusal) : undefined
 }
 
 /** A result for a call an answered confirmation named, while no message of the conversation holds that call. */
@@ -139,32 +144,23 @@ const isStreamed = (type: EventType) =>
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
-  const before = model
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
-  if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
+  if (requestId !== undefined && model.request?.id !== requestId) return unchanged(model)
   if (requestId !== undefined && model.request!.rejoining) {
     const request = model.request!
     const { runId, cut } = request.rejoining!
-    if (isStartOf(raw, runId)) model = rebuiltRun(model, config, memo)
+    if (isStartOf(raw, runId)) model = rejoinedRun(model, 'start', config, memo)
     // A first event that starts no run: the server resumes from a cursor, with what the dropped stream missed.
-    else if (!request.replaying && cut && !isStart(raw)) model = continuedRun(model, config, memo)
+    else if (!request.replaying && cut && !isStart(raw)) model = rejoinedRun(model, 'cut', config, memo)
     // The replay of earlier runs changes nothing: they are applied already.
-    else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: none }
+    else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: noEffects }
   }
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
-  let type: EventType | undefined
   try {
-    type = checkedType(raw, config.rules.limits)
-  } catch (error) {
-    // checkedType and the reducers throw only AgentStoreError, which toError returns as it is.
-    return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
-  }
-  if (type === undefined) {
+    const type = checkedType(raw, config.rules.limits)
     // An event type from a newer protocol: ignored, but listeners still see it.
-    return { model: delivered, effects: shownOnly }
-  }
-  const event = raw as Event
-  try {
+    if (type === undefined) return { model: delivered, effects: shownOnly }
+    const event = raw as Event
     const effects: Effect[] = []
     let next: Model<S>
     if (isChunk(type)) {
@@ -173,11 +169,11 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push(release(requestId, 'drain'))
     const token = isStreamed(type)
-    if (effects.length === 0 && token) return { model: next, effects: isWrittenLater(before, delivered, next, config) ? tokenWrittenLater : tokenShown }
-    if (effects.length === 0) return { model: next, effects: shownOnly }
+    if (effects.length === 0) return { model: next, effects: token ? tokenShown : shownOnly }
     effects.push(token ? showToken : show)
     return { model: next, effects }
   } catch (error) {
+    // checkedType and the reducers throw only AgentStoreError, which toError returns as it is.
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }
@@ -196,14 +192,18 @@ function deliver<S>(model: Model<S>): Model<S> {
 
 /** A rejected event changes no state; a malformed terminal event still ends its run, as a failure. */
 function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
-  const type = (raw as { type?: unknown } | null)?.type
-  if (!isTerminal(type)) {
-    return withError(model, error)
-  }
-  const ended = failRun(model, model.snapshot, error, config)
-  const effects: Effect[] = [...ended.effects, report(error)]
+  if (!isTerminal((raw as { type?: unknown } | null)?.type)) return withError(model, error)
+  const effects: Effect[] = []
+  const ended = endedRequest(failRun(model, model.snapshot, error, config), effects, error)
   if (requestId !== undefined) effects.push(release(requestId, 'drain'))
-  return { model: { ...ended.model, request: undefined }, effects }
+  return { model: ended, effects }
+}
+
+/** A run's end that also ends its request: the end's reports, then the error that ended it, join the step's effects. */
+function endedRequest<S>(ended: { model: Model<S>; effects: readonly Effect[] }, effects: Effect[], error?: AgentStoreError): Model<S> {
+  effects.push(...ended.effects)
+  if (error) effects.push(report(error))
+  return { ...ended.model, request: undefined }
 }
 
 function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
@@ -233,23 +233,16 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
       }
       return withSnapshot(model, snapshot)
     case EventType.TOOL_CALL_START: {
-      const run = model.run ?? newRun(model, undefined, undefined, config)
+      const run = model.run ?? newRun(model, config)
       const streaming = { ...run.streaming, [event.toolCallId]: event.toolCallName }
       return { ...model, snapshot, run: { ...run, streaming } }
     }
     case EventType.TOOL_CALL_END:
       return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config, memo)
-    case EventType.RUN_FINISHED: {
-      const ended = finishRun(model, snapshot, event, config)
-      effects.push(...ended.effects)
-      return { ...ended.model, request: undefined }
-    }
-    case EventType.RUN_ERROR: {
-      const error = snapshot.error!
-      const ended = failRun(model, snapshot, error, config)
-      effects.push(...ended.effects, report(error))
-      return { ...ended.model, request: undefined }
-    }
+    case EventType.RUN_FINISHED:
+      return endedRequest(finishRun(model, snapshot, event, config), effects)
+    case EventType.RUN_ERROR:
+      return endedRequest(failRun(model, snapshot, snapshot.error, config), effects, snapshot.error)
     default:
       return withSnapshot(model, snapshot)
   }
@@ -267,18 +260,18 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunSt
       : model.drafts
     return { ...model, snapshot, drafts, run: { ...run, runId } }
   }
-  if (!run) return { ...model, snapshot, run: newRun(model, runId, undefined, config) }
+  if (!run) return { ...model, snapshot, run: newRun(model, config, runId) }
   // A new run through apply() while an earlier one never ended: that one is settled as truncated
   // (its drafts, subagents and cut calls), and the new one starts from what that leaves.
   const settled = failRun(model, model.snapshot, undefined, config).model
   const started = reduceEvent(settled.snapshot, event, config.rules.limits)
-  return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
+  return { ...settled, snapshot: started, run: newRun(settled, config, runId) }
 }
 
 function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEvent, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { name, value } = event
   if (name !== 'PredictState' && name !== 'on_interrupt') return { ...model, snapshot }
-  const run = model.run ?? newRun(model, undefined, undefined, config)
+  const run = model.run ?? newRun(model, config)
   if (name === 'on_interrupt') return { ...model, snapshot, run: { ...run, onInterrupts: [...run.onInterrupts, parseOnInterrupt(value, event.rawEvent)] } }
   const added = parsePredictState(value)
   const next = { ...model, snapshot, run: { ...run, mappings: [...run.mappings, ...added] } }
@@ -288,7 +281,7 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEve
 
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
 function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, lastEventId: string | undefined, config: MachineConfig<S>): Step<S> {
-  if (model.request?.id !== requestId) return { model, effects: none }
+  if (model.request?.id !== requestId) return unchanged(model)
   const released = release(requestId, 'none')
   if (model.request.rejoining) {
     // The replay never reached the run: the thread stays as it was, still rejoinable.
@@ -331,7 +324,7 @@ function refuseReconnect<S>(model: Model<S>, config: MachineConfig<S>): AgentSto
 
 function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<S>): Step<S> {
   const refusal = refuseReconnect(model, config)
-  if (refusal) return { model, effects: none, refusal }
+  if (refusal) return refused(model, refusal)
   const rejoin = model.rejoin!
   const input = runInput(rejoin.start, rejoin.runId, config)
   const shown = { ...model.snapshot, requesting: true }
@@ -352,40 +345,28 @@ const isStart = (raw: unknown) => (raw as { type?: unknown } | null)?.type === E
 const isStartOf = (raw: unknown, runId: string) => isStart(raw) && (raw as { runId?: unknown }).runId === runId
 
 /**
- * A server that resumed from a cursor: the run goes on from the model its stream dropped at, and
- * the events that follow are the ones that stream never brought, so nothing is applied twice. The
- * user's changes since the drop are made again, as edits during the run.
+ * The dropped run re-attached, so that nothing is applied twice: a server resuming from a cursor
+ * goes on from the model the stream dropped at (`cut`), and sends what that stream never brought;
+ * a replay that reached the run starts it again from the model it began with (`start`), and brings
+ * it back event by event. The user's changes since that model are made again, as edits during the run.
  */
-function continuedRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
+function rejoinedRun<S>(model: Model<S>, from: 'cut' | 'start', config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { start, cut, after } = model.request!.rejoining!
-  const continued: Model<S> = { ...cut!, request: { id: model.request!.id, delivered: true, start }, rejoin: undefined }
-  return withEditsSince(continued, after as S, model.snapshot.committed, config, memo)
-}
-
-/**
- * The replay reached the dropped run: it starts again from the model it began with, and the
- * replay brings it back event by event, so nothing is applied twice. The user's changes since
- * then are made again, as edits during the run.
- */
-function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
-  const { start } = model.request!.rejoining!
-  const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
-  return withEditsSince(rebuilt, start.snapshot.committed, model.snapshot.committed, config, memo)
-}
-
-/** The keys the user changed from `before` to `now`, set again on a run that streams. */
-function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
-  if (before === now) return rebuilt
-  // A state that is not an object (an array, a primitive) was edited as a whole.
-  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config, memo).model
-  let state = rebuilt.snapshot.state as Record<string, unknown>
+  const request = { id: model.request!.id, delivered: from === 'cut', start }
+  const rejoined: Model<S> = { ...(from === 'cut' ? cut! : start), request, rejoin: undefined }
+  const before = from === 'cut' ? (after as S) : start.snapshot.committed
+  const now = model.snapshot.committed
+  if (before === now) return rejoined
+  // Only the keys the user changed are set again; a state that is not an object was edited as a whole.
+  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rejoined, now, config, memo).model
+  let state = rejoined.snapshot.state as Record<string, unknown>
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     if (before[key] === now[key]) continue
     state = { ...state }
     if (Object.hasOwn(now, key)) state[key] = now[key]
     else delete state[key]
   }
-  return setUserState(rebuilt, state as S, config, memo).model
+  return setUserState(rejoined, state as S, config, memo).model
 }
 
 /** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */
@@ -418,12 +399,14 @@ function giveBack<S>(model: Model<S>, error: AgentStoreError | undefined): Model
 
 function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
-  if (!request) return { model, effects: none }
-  const effects: Effect[] = [release(request.id, 'cancel')]
-  if (request.rejoining) return { model: rejoinEnded(model), effects }
-  if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
-  const ended = failRun(model, { ...model.snapshot, steps: [] }, undefined, config)
-  return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
+  if (!request) return unchanged(model)
+  const cancel = release(request.id, 'cancel')
+  if (request.rejoining) return { model: rejoinEnded(model), effects: [cancel] }
+  if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects: [cancel] }
+  const effects: Effect[] = []
+  const ended = endedRequest(failRun(model, { ...model.snapshot, steps: [] }, undefined, config), effects)
+  effects.push(cancel)
+  return { model: ended, effects }
 }
 
 /** A new blank thread; a state the rules refuse is a refusal, and the thread stays as it is. */
@@ -436,7 +419,7 @@ function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineCo
       state = ownCopy(acceptState(model.snapshot.committed, given, memo.rules, 'reset'), undefined)
       checkState(state, config.rules)
     } catch (error) {
-      return { model, effects: none, refusal: toError(error, 'VALIDATION') }
+      return refused(model, toError(error, 'VALIDATION'))
     }
   }
   const effects: Effect[] = model.request ? [release(model.request.id, 'cancel')] : []
@@ -446,7 +429,7 @@ function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineCo
 
 function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>, config: MachineConfig<S>): Step<S> {
   const refusal = refuseRun(model, config)
-  if (refusal) return { model, effects: none, refusal }
+  if (refusal) return refused(model, refusal)
   // Drafts left open by apply() events that never ended are settled as a truncated run would be.
   const settled = model.run ? failRun(model, model.snapshot, undefined, config).model : model
   const { options } = input
@@ -490,7 +473,7 @@ export function startRequest<S>(
     rejoin: undefined,
     settings,
   }
-  const withRun = { ...started, run: newRun(started, undefined, runId, config) }
+  const withRun = { ...started, run: newRun(started, config, undefined, runId) }
   const input: RunAgentInput = { ...runInput(started, runId, config), ...(resume?.resume ? { resume: resume.resume } : {}) }
   // A throwaway list: no edit is pending at a run's start, so settle reports nothing into it.
   const settled = settle(withRun, withRun.snapshot, [], config)
