@@ -7,7 +7,7 @@ import type { Confirmation, RunOptions } from '../types'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, toWire } from './confirmations'
 import { discardDrafts, keepDrafts, settle } from './drafts'
-import { type AnswerRestorePoint, type Model, type Outbox, type Report, type RunSettings, refused, report, type Step, withError } from './model'
+import { type AnswerRestorePoint, type Draft, type Model, type Outbox, type Report, type RunSettings, refused, report, type Step, withError } from './model'
 import { ownCopy } from './owned'
 import { ABSENT, findDraft, valueAt, withKey } from './predictions'
 
@@ -34,7 +34,7 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
     let next: Model<S>
     // While a run streams (through run() or apply()), the edit follows the server's later changes.
     if (run && model.snapshot.status === 'running') {
-      const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+      const drafts = untouchedDrafts(model.drafts, touched)
       const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
       const whole = keys.filter((key) => findDraft(model.drafts, key))
       const edit = recordEdit(model.edit, model.server, state, touched, whole)
@@ -53,8 +53,7 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
 
 /** An edit outside a run: it becomes the server's state at once, and the keys it touches stop being drafts. */
 function editAtRest<S>(model: Model<S>, state: S, touched: readonly string[] | '*', effects: Report[], config: MachineConfig<S>): Model<S> {
-  const kept = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
-  const drafts = kept.length === model.drafts.length ? model.drafts : kept
+  const drafts = untouchedDrafts(model.drafts, touched)
   let server = model.server
   if (touched === '*' || !isPlainObject(server)) server = state
   else for (const key of touched) server = withKey(server, key, valueAt(state, key))
@@ -77,6 +76,12 @@ function editedRestorePoint<S>(model: Model<S>, restore: AnswerRestorePoint<S>, 
   const at: Model<S> = { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined }
   const edited = editAtRest(at, target, touchedKeys(restore.state, target), effects, config)
   return { ...restorePoint(edited), confirmations: restore.confirmations, messages: restore.messages }
+}
+
+/** The drafts of keys the edit did not touch: the user wins. The same list when it touched none. */
+function untouchedDrafts(drafts: readonly Draft[], touched: readonly string[] | '*'): readonly Draft[] {
+  const kept = drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+  return kept.length === drafts.length ? drafts : kept
 }
 
 /** Top-level keys whose value differs ('*' when the state is not an object). */

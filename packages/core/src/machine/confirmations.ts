@@ -155,13 +155,17 @@ function schemaHas(schema: unknown, property: string): boolean {
   return isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, property)
 }
 
-function interruptAnswer(confirmation: Confirmation, answer: Answer, accepted: boolean): ResumeEntry {
+/** An answer that gives no payload of its own, as one: an approval's edits, and whether it approves under `field`. */
+function decision(answer: Exclude<Answer, { kind: 'respond' }>, field: string): Record<string, unknown> {
+  // Spread, not Object.assign: an edit keyed "__proto__" stays data.
+  return { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: answer.kind === 'approve' }
+}
+
+function interruptAnswer(confirmation: Confirmation, answer: Answer): ResumeEntry {
   const interruptId = confirmation.id
   if (answer.kind === 'cancel') return { interruptId, status: 'cancelled' }
   if (answer.kind === 'respond') return { interruptId, status: 'resolved', payload: answer.payload }
-  const field = decisionField(confirmation.responseSchema)
-  // Spread, not Object.assign: an edit keyed "__proto__" stays data.
-  const payload: Record<string, unknown> = { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: accepted }
+  const payload = decision(answer, decisionField(confirmation.responseSchema))
   if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
   return { interruptId, status: 'resolved', payload }
 }
@@ -186,10 +190,9 @@ function answersCallToo(confirmation: Confirmation, messages: readonly Message[]
 
 /** Puts an answer on the wire in the shape each kind of confirmation expects. */
 export function toWire(confirmation: Confirmation, answer: Answer, messageId: string, messages: readonly Message[]): WireAnswer {
-  const accepted = answer.kind === 'approve' || answer.kind === 'respond'
   switch (confirmation.source) {
     case 'interrupt': {
-      const resume = interruptAnswer(confirmation, answer, accepted)
+      const resume = interruptAnswer(confirmation, answer)
       if (!answersCallToo(confirmation, messages)) return { resume }
       // The server never writes this call's result: the answer is its result too (CopilotKit's rule).
       const content = JSON.stringify(resume.status === 'cancelled' ? { status: 'cancelled' } : (resume.payload ?? { status: 'resolved' }))
@@ -199,10 +202,8 @@ export function toWire(confirmation: Confirmation, answer: Answer, messageId: st
       const content = answer.kind === 'respond' ? JSON.stringify(answer.payload) : JSON.stringify({ accepted: answer.kind === 'approve' })
       return { message: { id: messageId, role: 'tool', toolCallId: confirmation.id, content } }
     }
-    case 'on_interrupt': {
-      if (answer.kind === 'respond') return { command: answer.payload }
-      return { command: { ...(answer.kind === 'approve' ? answer.edits : {}), accepted: answer.kind === 'approve' } }
-    }
+    case 'on_interrupt':
+      return { command: answer.kind === 'respond' ? answer.payload : decision(answer, 'accepted') }
   }
 }
 

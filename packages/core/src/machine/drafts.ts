@@ -305,7 +305,7 @@ export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: 
   if (keys.length === 0) return model
   let server = model.server
   for (const key of keys) server = withKey(server, key, values.has(key) ? values.get(key) : valueAt(model.snapshot.state, key))
-  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+  return withoutDrafts(model, server, keys)
 }
 
 /** Discards drafts: their keys return to their baselines. */
@@ -313,5 +313,12 @@ export function discardDrafts<S>(model: Model<S>, keys: readonly string[]): Mode
   if (keys.length === 0) return model
   let server = model.server
   for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, baselineOf(draft))
-  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+  return withoutDrafts(model, server, keys)
 }
+
+/** The model with the server's state `server` and the drafts of `keys` gone. */
+const withoutDrafts = <S>(model: Model<S>, server: S, keys: readonly string[]): Model<S> => ({
+  ...model,
+  server,
+  drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)),
+})
