@@ -423,7 +423,7 @@ function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineCo
     }
   }
   const effects: Effect[] = model.request ? [release(model.request.id, 'cancel')] : []
-  const blank = threadId === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(threadId, state))
+  const blank = initialModel(threadId === initial.threadId && state === initial.state ? initial : blankSnapshot(threadId, state))
   return { model: blank, effects }
 }
 
