@@ -7,14 +7,15 @@ import type { Confirmation, RunOptions } from '../types'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, toWire } from './confirmations'
 import { discardDrafts, keepDrafts, settle } from './drafts'
-import type { AnswerRestorePoint, Model, Outbox, RunSettings, Step } from './model'
+import { type AnswerRestorePoint, type Draft, type Model, type Outbox, type Report, type RunSettings, refused, report, type Step, withError } from './model'
 import { ownCopy } from './owned'
 import { ABSENT, findDraft, valueAt, withKey } from './predictions'
 
-type Report = { type: 'report'; error: AgentStoreError }
-
-const asError = (error: unknown, code: 'VALIDATION' | 'INVALID_STATE') =>
-  error instanceof AgentStoreError ? error : new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+/** A thrown value as the store's error: its own as they are, anything else wrapped under `code`. */
+export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {
+  if (error instanceof AgentStoreError) return error
+  return new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+}
 
 /**
  * A local edit of the state. Outside a run it changes the state at once; while a run streams it is
@@ -33,7 +34,7 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
     let next: Model<S>
     // While a run streams (through run() or apply()), the edit follows the server's later changes.
     if (run && model.snapshot.status === 'running') {
-      const drafts = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+      const drafts = untouchedDrafts(model.drafts, touched)
       const keys = touched === '*' ? model.drafts.map((draft) => draft.stateKey) : touched
       const whole = keys.filter((key) => findDraft(model.drafts, key))
       const edit = recordEdit(model.edit, model.server, state, touched, whole)
@@ -46,15 +47,13 @@ export function setUserState<S>(model: Model<S>, update: S | ((previous: S) => S
       next = { ...next, outbox: { ...model.outbox, restore: editedRestorePoint(model, model.outbox.restore, view, state, effects, config, memo) } }
     return { model: next, effects }
   } catch (error) {
-    const refused = asError(error, 'VALIDATION')
-    return { model: { ...model, snapshot: { ...model.snapshot, error: refused } }, effects: [{ type: 'report', error: refused }] }
+    return withError(model, toError(error, 'VALIDATION'))
   }
 }
 
 /** An edit outside a run: it becomes the server's state at once, and the keys it touches stop being drafts. */
 function editAtRest<S>(model: Model<S>, state: S, touched: readonly string[] | '*', effects: Report[], config: MachineConfig<S>): Model<S> {
-  const kept = model.drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
-  const drafts = kept.length === model.drafts.length ? model.drafts : kept
+  const drafts = untouchedDrafts(model.drafts, touched)
   let server = model.server
   if (touched === '*' || !isPlainObject(server)) server = state
   else for (const key of touched) server = withKey(server, key, valueAt(state, key))
@@ -71,12 +70,18 @@ function editedRestorePoint<S>(model: Model<S>, restore: AnswerRestorePoint<S>, 
   const touched = touchedKeys(view, state)
   const whole = touched === '*' ? [] : touched.filter((key) => findDraft(restore.drafts, key))
   const merged = mergeEdit(view, state, restore.state, config.merge, whole)
-  for (const error of merged.conflicts) effects.push({ type: 'report', error })
+  for (const error of merged.conflicts) effects.push(report(error))
   const target = acceptState(restore.state, merged.value, memo.rules, 'setState')
   const snapshot = { ...model.snapshot, state: restore.state, committed: restore.committed, predictions: restore.predictions }
   const at: Model<S> = { ...model, snapshot, server: restore.server, drafts: restore.drafts, edit: undefined }
   const edited = editAtRest(at, target, touchedKeys(restore.state, target), effects, config)
   return { ...restorePoint(edited), confirmations: restore.confirmations, messages: restore.messages }
+}
+
+/** The drafts of keys the edit did not touch: the user wins. The same list when it touched none. */
+function untouchedDrafts(drafts: readonly Draft[], touched: readonly string[] | '*'): readonly Draft[] {
+  const kept = drafts.filter((draft) => !(touched === '*' || touched.includes(draft.stateKey)))
+  return kept.length === drafts.length ? drafts : kept
 }
 
 /** Top-level keys whose value differs ('*' when the state is not an object). */
@@ -115,7 +120,7 @@ export function answerConfirmation<S>(model: Model<S>, input: AnswerInput, confi
     answer = ownAnswer(input.answer)
     answered = applyAnswer(model, confirmation, answer, config, memo)
   } catch (error) {
-    return { model, effects: [], refusal: asError(error, 'VALIDATION') }
+    return refused(model, toError(error, 'VALIDATION'))
   }
   const previous = model.outbox
   const outbox: Outbox<S> = {
@@ -182,7 +187,7 @@ function applyAnswer<S>(model: Model<S>, confirmation: Confirmation, answer: Ans
   const next = accepted ? keepDrafts(model, keys, values) : discardDrafts(model, keys)
   const confirmations = model.snapshot.confirmations.filter((c) => c !== confirmation)
   const snapshot = { ...model.snapshot, confirmations, status: confirmations.length > 0 ? ('interrupted' as const) : ('idle' as const), error: undefined }
-  const effects: { type: 'report'; error: AgentStoreError }[] = []
+  const effects: Report[] = []
   const settled = settle(next, snapshot, effects, config)
   // Edits pass the checks setState applies: the committed state must stay within the limits.
   if (values.size > 0) acceptState(model.snapshot.committed, settled.snapshot.committed, memo.rules, 'approve')

@@ -22,23 +22,18 @@ type Found = Omit<Confirmation, 'stateKeys'> & { names: readonly string[] }
 
 const optional = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : ({ [key]: value } as Record<K, unknown>))
 
+/** The fields of an interrupt a confirmation carries when the interrupt has them, in this order. */
+const interruptFields = ['reason', 'message', 'toolCallId', 'responseSchema', 'expiresAt', 'metadata', 'subagentRunId'] as const
+
 function fromInterrupt(interrupt: Interrupt, runId: string | undefined, confirmCalls: ReadonlyMap<string, string | undefined>): Found {
-  const { id, reason, message, toolCallId, responseSchema, expiresAt, metadata, subagentRunId } = interrupt as Interrupt & Record<string, unknown>
+  const fields = interrupt as Interrupt & Record<string, unknown>
+  const found: Record<string, unknown> = { id: interrupt.id, source: 'interrupt', runId }
+  for (const field of interruptFields) if (fields[field] !== undefined) found[field] = fields[field]
+  const { toolCallId } = interrupt
   // An interrupt naming a confirmation tool call governs the drafts that call confirms.
   const confirmed = typeof toolCallId === 'string' ? confirmCalls.get(toolCallId) : undefined
-  return {
-    id,
-    source: 'interrupt',
-    runId,
-    ...optional('reason', reason),
-    ...optional('message', message),
-    ...optional('toolCallId', toolCallId),
-    ...optional('responseSchema', responseSchema),
-    ...optional('expiresAt', expiresAt),
-    ...optional('metadata', metadata),
-    ...optional('subagentRunId', subagentRunId),
-    names: [toolCallId, confirmed].filter((name): name is string => typeof name === 'string'),
-  } as Found
+  found.names = [toolCallId, confirmed].filter((name): name is string => typeof name === 'string')
+  return found as Found
 }
 
 /** The tool call an on_interrupt value names, in the spellings servers use. */
@@ -160,13 +155,17 @@ function schemaHas(schema: unknown, property: string): boolean {
   return isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, property)
 }
 
-function interruptAnswer(confirmation: Confirmation, answer: Answer, accepted: boolean): ResumeEntry {
+/** An answer that gives no payload of its own, as one: an approval's edits, and whether it approves under `field`. */
+function decision(answer: Exclude<Answer, { kind: 'respond' }>, field: string): Record<string, unknown> {
+  // Spread, not Object.assign: an edit keyed "__proto__" stays data.
+  return { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: answer.kind === 'approve' }
+}
+
+function interruptAnswer(confirmation: Confirmation, answer: Answer): ResumeEntry {
   const interruptId = confirmation.id
   if (answer.kind === 'cancel') return { interruptId, status: 'cancelled' }
   if (answer.kind === 'respond') return { interruptId, status: 'resolved', payload: answer.payload }
-  const field = decisionField(confirmation.responseSchema)
-  // Spread, not Object.assign: an edit keyed "__proto__" stays data.
-  const payload: Record<string, unknown> = { ...(answer.kind === 'approve' ? answer.edits : {}), [field]: accepted }
+  const payload = decision(answer, decisionField(confirmation.responseSchema))
   if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
   return { interruptId, status: 'resolved', payload }
 }
@@ -191,10 +190,9 @@ function answersCallToo(confirmation: Confirmation, messages: readonly Message[]
 
 /** Puts an answer on the wire in the shape each kind of confirmation expects. */
 export function toWire(confirmation: Confirmation, answer: Answer, messageId: string, messages: readonly Message[]): WireAnswer {
-  const accepted = answer.kind === 'approve' || answer.kind === 'respond'
   switch (confirmation.source) {
     case 'interrupt': {
-      const resume = interruptAnswer(confirmation, answer, accepted)
+      const resume = interruptAnswer(confirmation, answer)
       if (!answersCallToo(confirmation, messages)) return { resume }
       // The server never writes this call's result: the answer is its result too (CopilotKit's rule).
       const content = JSON.stringify(resume.status === 'cancelled' ? { status: 'cancelled' } : (resume.payload ?? { status: 'resolved' }))
@@ -204,10 +202,8 @@ export function toWire(confirmation: Confirmation, answer: Answer, messageId: st
       const content = answer.kind === 'respond' ? JSON.stringify(answer.payload) : JSON.stringify({ accepted: answer.kind === 'approve' })
       return { message: { id: messageId, role: 'tool', toolCallId: confirmation.id, content } }
     }
-    case 'on_interrupt': {
-      if (answer.kind === 'respond') return { command: answer.payload }
-      return { command: { ...(answer.kind === 'approve' ? answer.edits : {}), accepted: answer.kind === 'approve' } }
-    }
+    case 'on_interrupt':
+      return { command: answer.kind === 'respond' ? answer.payload : decision(answer, 'accepted') }
   }
 }
 

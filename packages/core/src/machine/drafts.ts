@@ -7,13 +7,14 @@ import { claimChangedKeys, rebaseEdit } from '../state/edit-merge'
 import { checkState, stateSize } from '../state/state-rules'
 import type { AgentSnapshot, PredictionMapping } from '../types'
 import type { MachineConfig, Memo } from './config'
-import { copyModel, type Draft, type Model, type RunContext, withSnapshot } from './model'
+import { copyModel, type Draft, type Model, type Report, type RunContext, report, withSnapshot } from './model'
 import { ABSENT, baselineOf, deriveCommitted, derivePredictions, findDraft, valueAt, withKey } from './predictions'
 
 /** Effects the state steps add: reports of errors that did not stop the event. */
-type Reports = { push(effect: { type: 'report'; error: AgentStoreError }): unknown }
+type Reports = { push(effect: Report): unknown }
 
-export function newRun<S>(model: Model<S>, runId: string | undefined, requestId: string | undefined, config: MachineConfig<S>): RunContext {
+/** A run opened on the model: unnamed until its RUN_STARTED when `runId` is not given; `requestId` when a request streams it. */
+export function newRun<S>(model: Model<S>, config: MachineConfig<S>, runId?: string, requestId?: string): RunContext {
   const toolCallsBefore: string[] = []
   for (const message of model.snapshot.messages) {
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)
@@ -53,7 +54,7 @@ export function settle<S>(
     const rebased = rebaseEdit(edit, model.server, config.merge)
     edit = rebased.edit
     view = rebased.value as S
-    for (const error of rebased.conflicts) reports.push({ type: 'report', error })
+    for (const error of rebased.conflicts) reports.push(report(error))
     if (rebased.conflicts.length > 0) snapshot = { ...snapshot, error: rebased.conflicts.at(-1) }
   }
   for (const draft of model.drafts) {
@@ -251,7 +252,7 @@ export function draftFromArguments<S>(
     memo.readers.delete(toolCallId)
     const limit = bound > maxStateBytes ? 'maxStateBytes' : 'maxDepth'
     const message = `The arguments of tool call ${toolCallId} exceed ${limit}: its draft stops at the last value within the limits`
-    reports.push({ type: 'report', error: new AgentStoreError('LIMIT_EXCEEDED', message, { limit }) })
+    reports.push(report(new AgentStoreError('LIMIT_EXCEEDED', message, { limit })))
     return { ...model, snapshot, run: { ...run, stopped: [...run.stopped, toolCallId] } }
   }
   let view = snapshot.state
@@ -304,7 +305,7 @@ export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: 
   if (keys.length === 0) return model
   let server = model.server
   for (const key of keys) server = withKey(server, key, values.has(key) ? values.get(key) : valueAt(model.snapshot.state, key))
-  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+  return withoutDrafts(model, server, keys)
 }
 
 /** Discards drafts: their keys return to their baselines. */
@@ -312,5 +313,12 @@ export function discardDrafts<S>(model: Model<S>, keys: readonly string[]): Mode
   if (keys.length === 0) return model
   let server = model.server
   for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, baselineOf(draft))
-  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
+  return withoutDrafts(model, server, keys)
 }
+
+/** The model with the server's state `server` and the drafts of `keys` gone. */
+const withoutDrafts = <S>(model: Model<S>, server: S, keys: readonly string[]): Model<S> => ({
+  ...model,
+  server,
+  drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)),
+})

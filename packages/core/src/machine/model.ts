@@ -219,3 +219,23 @@ export interface Step<S> {
   readonly effects: readonly Effect[]
   readonly refusal?: AgentStoreError
 }
+
+export const noEffects: readonly Effect[] = Object.freeze([])
+
+/** A step that changes nothing. */
+export const unchanged = <S>(model: Model<S>): Step<S> => ({ model, effects: noEffects })
+
+/** A command the store refused: nothing changes, and the command's promise rejects with `refusal`. */
+export const refused = <S>(model: Model<S>, refusal: AgentStoreError): Step<S> => ({ model, effects: noEffects, refusal })
+
+export type Report = Extract<Effect, { type: 'report' }>
+
+export const report = (error: AgentStoreError): Report => ({ type: 'report', error })
+
+export const release = (requestId: string, how: 'drain' | 'cancel' | 'none'): Effect => ({ type: 'release', requestId, how })
+
+/** An input that fails without stopping the store: its error is shown in the snapshot and reported, nothing else changes. */
+export const withError = <S>(model: Model<S>, error: AgentStoreError): Step<S> => ({
+  model: { ...model, snapshot: { ...model.snapshot, error } },
+  effects: [report(error)],
+})

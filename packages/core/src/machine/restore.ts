@@ -1,6 +1,6 @@
 import type { MachineConfig } from './config'
 import { initialModel, type Model } from './model'
-import { endOfRun } from './run-end'
+import { failRun } from './run-end'
 import { dropRequest, withRequestShown } from './transition'
 
 // What a store starts from: a thread read back (from storage, `restore`, or the devtools), or the
@@ -26,9 +26,7 @@ export function startingModel<S>(restored: Model<S> | undefined, config: Machine
 export function withoutLostRun<S>(model: Model<S>, config: MachineConfig<S>): Model<S> {
   if (model.request || model.snapshot.status !== 'running') return model
   if (model.run && model.run.requestId === undefined) return model
-  const ended = model.run
-    ? endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
-    : model
+  const ended = model.run ? failRun(model, { ...model.snapshot, steps: [] }, undefined, config).model : model
   if (ended.snapshot.status !== 'running') return ended
   const status = ended.snapshot.confirmations.length > 0 ? 'interrupted' : 'idle'
   return { ...ended, snapshot: { ...ended.snapshot, status, steps: [] } }

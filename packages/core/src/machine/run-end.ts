@@ -6,15 +6,17 @@ import type { AgentSnapshot } from '../types'
 import type { MachineConfig } from './config'
 import { collectConfirmations, onInterruptIds } from './confirmations'
 import { discardDrafts, EMPTY, keepDrafts, newRun, settle } from './drafts'
-import type { Model } from './model'
+import { type Model, type Report, report } from './model'
 
-export type RunEnding =
-  | { kind: 'finished' }
-  | { kind: 'cancelled'; status: 'idle' }
-  /** RUN_ERROR, a transport failure, a truncated stream, abort() (no error), a run superseded. */
-  | { kind: 'failed'; error: AgentStoreError | undefined; status: 'error' | 'idle' }
+type Ended<S> = { model: Model<S>; effects: Report[] }
 
-type Report = { type: 'report'; error: AgentStoreError }
+/** RUN_FINISHED: the run finished, or the server cancelled it (its outcome says which). */
+export const finishRun = <S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunFinishedEvent, config: MachineConfig<S>): Ended<S> =>
+  endOfRun(model, snapshot, event, undefined, config)
+
+/** RUN_ERROR, a transport failure or a truncated stream, with its error; abort() or a run superseded, without. */
+export const failRun = <S>(model: Model<S>, snapshot: AgentSnapshot<S>, error: AgentStoreError | undefined, config: MachineConfig<S>): Ended<S> =>
+  endOfRun(model, snapshot, undefined, error, config)
 
 /**
  * The end of a run. Finished: the user's edits fold into the server state, drafts nobody has to
@@ -22,33 +24,34 @@ type Report = { type: 'report'; error: AgentStoreError }
  * cancelled: every state change the run made is rolled back to the committed state from before
  * it, keeping the user's own edits (unless `keepFailedRunChanges`); the conversation stays.
  */
-export function endOfRun<S>(
+function endOfRun<S>(
   model: Model<S>,
   snapshot: AgentSnapshot<S>,
-  ending: RunEnding,
   finished: RunFinishedEvent | undefined,
+  failure: AgentStoreError | undefined,
   config: MachineConfig<S>,
-): { model: Model<S>; effects: Report[] } {
+): Ended<S> {
   const effects: Report[] = []
   // A recording fed to apply() may end a run it never started: its interrupts still count.
-  const run = model.run ?? (finished ? newRun(model, finished.runId, undefined, config) : undefined)
+  const run = model.run ?? (finished ? newRun(model, config, finished.runId) : undefined)
   if (!run) return { model: { ...model, snapshot }, effects }
+  const completed = finished !== undefined && finished.outcome?.type !== 'cancelled'
   // A finished run's steps and subagents were closed by RUN_FINISHED's reducer; status and error are set below.
-  if (ending.kind !== 'finished') {
-    const error = ending.kind === 'failed' ? (ending.error ?? snapshot.error) : snapshot.error
+  if (!completed) {
+    const error = failure ?? snapshot.error
     // Open steps close, and subagents still running end as failed with their run.
     const ended = endRunWork(snapshot, { message: error?.message ?? 'The run was stopped', ...(error?.code ? { code: error.code } : {}) })
     // A failed run's cut calls go; a run the server cancelled keeps what the server sent.
-    const cut = ending.kind === 'failed' ? Object.keys(run.streaming) : []
-    snapshot = { ...ended, status: ending.status, error, messages: withoutCutCalls(ended.messages, cut, run.messagesBefore) }
+    const cut = finished ? [] : Object.keys(run.streaming)
+    snapshot = { ...ended, status: failure ? 'error' : 'idle', error, messages: withoutCutCalls(ended.messages, cut, run.messagesBefore) }
   }
   const runKeys = model.drafts.filter((draft) => draft.runId === run.runId).map((draft) => draft.stateKey)
-  if (ending.kind !== 'finished' && !config.keepFailedRunChanges) {
+  if (!completed && !config.keepFailedRunChanges) {
     // The user's own edits are replayed, as they were made, on the state from before the run.
     let server = run.base
     for (const edit of model.userEdits) {
       const merged = mergeEdit(edit.base, edit.mine, server, config.merge, edit.whole)
-      for (const error of merged.conflicts) effects.push({ type: 'report', error })
+      for (const error of merged.conflicts) effects.push(report(error))
       server = merged.value
     }
     const rolledBack = { ...model, server: server as S, edit: undefined, userEdits: [], run: undefined }
@@ -59,9 +62,9 @@ export function endOfRun<S>(
   // Still holding the opening empty snapshot: that is the server's last word, and the user's keys stay theirs.
   if (run.holding) next = { ...next, server: EMPTY as S, edit: next.edit && claimChangedKeys(next.edit) }
   if (next.edit) next = { ...next, server: rebaseEdit(next.edit, next.server, config.merge).value as S, edit: undefined }
-  if (ending.kind !== 'finished') return commitRunDrafts(next, snapshot, runKeys, effects, config)
+  if (!completed) return commitRunDrafts(next, snapshot, runKeys, effects, config)
   const ids = onInterruptIds(run)
-  const found = finished ? collectConfirmations(finished, run, snapshot.messages, config.confirmTools, model.drafts, ids) : []
+  const found = collectConfirmations(finished!, run, snapshot.messages, config.confirmTools, model.drafts, ids)
   // An interrupt whose answer already reached the server is never opened again by a replay of its
   // run (events fed through apply(), after a restore too). A run this store's request streams is
   // live: what it asks is its own, whatever id the server reuses (agent-framework names interrupts
@@ -123,7 +126,7 @@ function commitRunDrafts<S>(model: Model<S>, snapshot: AgentSnapshot<S>, keys: s
     return { model: settle(kept, snapshot, effects, config), effects }
   } catch (error) {
     const refused = error as AgentStoreError
-    effects.push({ type: 'report', error: refused })
+    effects.push(report(refused))
     const discarded = discardDrafts(model, keys)
     return { model: settle(discarded, { ...snapshot, error: refused }, effects, config), effects }
   }

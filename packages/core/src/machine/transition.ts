@@ -8,17 +8,32 @@ import { checkedType, reduceEvent } from '../snapshot/reduce-event'
 import { acceptState, applyDelta, checkState } from '../state/state-rules'
 import { checkRunValues } from '../state/value-limits'
 import type { AgentSnapshot, RunOptions } from '../types'
-import { answerConfirmation, setUserState } from './commands'
+import { answerConfirmation, setUserState, toError } from './commands'
 import type { MachineConfig, Memo } from './config'
 import { type Answer, parseOnInterrupt, rememberAnswered } from './confirmations'
 import { acceptServerState, deltaBase, draftFromArguments, forgetReaders, newRun, predictStreamingCalls, settle } from './drafts'
-import { type Effect, initialModel, type Model, type RunContext, type RunSettings, type Step, withSnapshot } from './model'
+import {
+  type Effect,
+  initialModel,
+  type Model,
+  noEffects,
+  type RunContext,
+  type RunSettings,
+  refused,
+  release,
+  report,
+  type Step,
+  unchanged,
+  withError,
+  withSnapshot,
+} from './model'
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
-import { endOfRun, type RunEnding } from './run-end'
+import { failRun, finishRun } from './run-end'
 
 export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
+export { toError }
 
 // The pure heart of the store: (model, input) -> { model, effects }. Inputs are server events,
 // user commands and transport outcomes; effects are data the shell carries out after it has
@@ -39,7 +54,6 @@ export type Input<S> =
   /** Re-attach the run whose stream dropped, through the agent's `connect`. */
   | { type: 'reconnect'; requestId: string }
 
-const none: readonly Effect[] = Object.freeze([])
 const show: Effect = Object.freeze({ type: 'show' })
 /**
  * A streamed token's show: the same data, its own object, so the write's urgency goes by it. The
@@ -56,8 +70,7 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  // A token's step that receive() found written later is complete as it is: no copy per token.
-  if (config.persists && next !== model && step.effects !== tokenWrittenLater) return { model: next, effects: withWrite(input, model, step) }
+  if (config.persists && next !== model) return { model: next, effects: withWrite(input, model, step) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
@@ -70,13 +83,6 @@ function withWrite<S>(input: Input<S>, before: Model<S>, step: Step<S>): readonl
   if (step.effects === tokenShown && before.outbox === step.model.outbox) return tokenWrittenLater
   return [persistence(input, before, step), ...step.effects]
 }
-
-/**
- * A token that changed the model, in a persisted store, received as it came (no rejoin rebuilt the
- * run, no answer was delivered): written later (see `persistence`).
- */
-const isWrittenLater = <S>(before: Model<S>, delivered: Model<S>, next: Model<S>, config: MachineConfig<S>) =>
-  config.persists && delivered === before && next !== before
 
 /**
  * Whether a reload may lose the change. A streamed token taken in never changes the status or the
@@ -120,8 +126,8 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
 
 /** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
 function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
-  const refused = checkRunValues(messages, options, config.rules.limits)
-  return refused ? { model, effects: none, refusal: refused } : undefined
+  const refusal = checkRunValues(messages, options, config.rules.limits)
+  return refusal ? refused(model, refusal) : undefined
 }
 
 /** A result for a call an answered confirmation named, while no message of the conversation holds that call. */
@@ -138,45 +144,36 @@ const isStreamed = (type: EventType) =>
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
-  const before = model
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
-  if (requestId !== undefined && model.request?.id !== requestId) return { model, effects: none }
+  if (requestId !== undefined && model.request?.id !== requestId) return unchanged(model)
   if (requestId !== undefined && model.request!.rejoining) {
     const request = model.request!
     const { runId, cut } = request.rejoining!
-    if (isStartOf(raw, runId)) model = rebuiltRun(model, config, memo)
+    if (isStartOf(raw, runId)) model = rejoinedRun(model, 'start', config, memo)
     // A first event that starts no run: the server resumes from a cursor, with what the dropped stream missed.
-    else if (!request.replaying && cut && !isStart(raw)) model = continuedRun(model, config, memo)
+    else if (!request.replaying && cut && !isStart(raw)) model = rejoinedRun(model, 'cut', config, memo)
     // The replay of earlier runs changes nothing: they are applied already.
-    else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: none }
+    else return { model: request.replaying ? model : { ...model, request: { ...request, replaying: true } }, effects: noEffects }
   }
   const delivered = requestId !== undefined && !model.request!.delivered ? deliver(model) : model
-  let type: EventType | undefined
   try {
-    type = checkedType(raw, config.rules.limits)
-  } catch (error) {
-    // checkedType and the reducers throw only AgentStoreError, which toError returns as it is.
-    return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
-  }
-  if (type === undefined) {
+    const type = checkedType(raw, config.rules.limits)
     // An event type from a newer protocol: ignored, but listeners still see it.
-    return { model: delivered, effects: shownOnly }
-  }
-  const event = raw as Event
-  try {
+    if (type === undefined) return { model: delivered, effects: shownOnly }
+    const event = raw as Event
     const effects: Effect[] = []
     let next: Model<S>
     if (isChunk(type)) {
       next = delivered
       for (const one of expandChunk(next.snapshot, event as ChunkEvent)) next = reduceOne(next, one, effects, config, memo)
     } else next = reduceOne(delivered, event, effects, config, memo)
-    if (isTerminal(type) && requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
+    if (isTerminal(type) && requestId !== undefined) effects.push(release(requestId, 'drain'))
     const token = isStreamed(type)
-    if (effects.length === 0 && token) return { model: next, effects: isWrittenLater(before, delivered, next, config) ? tokenWrittenLater : tokenShown }
-    if (effects.length === 0) return { model: next, effects: shownOnly }
+    if (effects.length === 0) return { model: next, effects: token ? tokenShown : shownOnly }
     effects.push(token ? showToken : show)
     return { model: next, effects }
   } catch (error) {
+    // checkedType and the reducers throw only AgentStoreError, which toError returns as it is.
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }
@@ -195,14 +192,18 @@ function deliver<S>(model: Model<S>): Model<S> {
 
 /** A rejected event changes no state; a malformed terminal event still ends its run, as a failure. */
 function malformed<S>(model: Model<S>, raw: unknown, error: AgentStoreError, requestId: string | undefined, config: MachineConfig<S>): Step<S> {
-  const type = (raw as { type?: unknown } | null)?.type
-  if (!isTerminal(type)) {
-    return { model: { ...model, snapshot: { ...model.snapshot, error } }, effects: [{ type: 'report', error }] }
-  }
-  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
-  const effects: Effect[] = [...ended.effects, { type: 'report', error }]
-  if (requestId !== undefined) effects.push({ type: 'release', requestId, how: 'drain' })
-  return { model: { ...ended.model, request: undefined }, effects }
+  if (!isTerminal((raw as { type?: unknown } | null)?.type)) return withError(model, error)
+  const effects: Effect[] = []
+  const ended = endedRequest(failRun(model, model.snapshot, error, config), effects, error)
+  if (requestId !== undefined) effects.push(release(requestId, 'drain'))
+  return { model: ended, effects }
+}
+
+/** A run's end that also ends its request: the end's reports, then the error that ended it, join the step's effects. */
+function endedRequest<S>(ended: { model: Model<S>; effects: readonly Effect[] }, effects: Effect[], error?: AgentStoreError): Model<S> {
+  effects.push(...ended.effects)
+  if (error) effects.push(report(error))
+  return { ...ended.model, request: undefined }
 }
 
 function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
@@ -227,29 +228,21 @@ function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: 
         // Mastra's suspended tool: its call was never shown, so its result would be a tool message
         // without a call, which providers refuse. Dropped, and said so.
         const message = `TOOL_CALL_RESULT for tool call ${event.toolCallId}, which the conversation never showed: dropped`
-        effects.push({ type: 'report', error: new AgentStoreError('INVALID_EVENT', message, { eventType: event.type, reason: 'orphan-result' }) })
+        effects.push(report(new AgentStoreError('INVALID_EVENT', message, { eventType: event.type, reason: 'orphan-result' })))
         return model
       }
       return withSnapshot(model, snapshot)
     case EventType.TOOL_CALL_START: {
-      const run = model.run ?? newRun(model, undefined, undefined, config)
+      const run = model.run ?? newRun(model, config)
       const streaming = { ...run.streaming, [event.toolCallId]: event.toolCallName }
       return { ...model, snapshot, run: { ...run, streaming } }
     }
     case EventType.TOOL_CALL_END:
       return draftFromArguments(model, snapshot, event.toolCallId, undefined, effects, config, memo)
-    case EventType.RUN_FINISHED: {
-      const ending: RunEnding = event.outcome?.type === 'cancelled' ? { kind: 'cancelled', status: 'idle' } : { kind: 'finished' }
-      const ended = endOfRun(model, snapshot, ending, event, config)
-      effects.push(...ended.effects)
-      return { ...ended.model, request: undefined }
-    }
-    case EventType.RUN_ERROR: {
-      const error = snapshot.error!
-      const ended = endOfRun(model, snapshot, { kind: 'failed', error, status: 'error' }, undefined, config)
-      effects.push(...ended.effects, { type: 'report', error })
-      return { ...ended.model, request: undefined }
-    }
+    case EventType.RUN_FINISHED:
+      return endedRequest(finishRun(model, snapshot, event, config), effects)
+    case EventType.RUN_ERROR:
+      return endedRequest(failRun(model, snapshot, snapshot.error, config), effects, snapshot.error)
     default:
       return withSnapshot(model, snapshot)
   }
@@ -267,18 +260,18 @@ function startedRun<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: RunSt
       : model.drafts
     return { ...model, snapshot, drafts, run: { ...run, runId } }
   }
-  if (!run) return { ...model, snapshot, run: newRun(model, runId, undefined, config) }
+  if (!run) return { ...model, snapshot, run: newRun(model, config, runId) }
   // A new run through apply() while an earlier one never ended: that one is settled as truncated
   // (its drafts, subagents and cut calls), and the new one starts from what that leaves.
-  const settled = endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model
+  const settled = failRun(model, model.snapshot, undefined, config).model
   const started = reduceEvent(settled.snapshot, event, config.rules.limits)
-  return { ...settled, snapshot: started, run: newRun(settled, runId, undefined, config) }
+  return { ...settled, snapshot: started, run: newRun(settled, config, runId) }
 }
 
 function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEvent, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { name, value } = event
   if (name !== 'PredictState' && name !== 'on_interrupt') return { ...model, snapshot }
-  const run = model.run ?? newRun(model, undefined, undefined, config)
+  const run = model.run ?? newRun(model, config)
   if (name === 'on_interrupt') return { ...model, snapshot, run: { ...run, onInterrupts: [...run.onInterrupts, parseOnInterrupt(value, event.rawEvent)] } }
   const added = parsePredictState(value)
   const next = { ...model, snapshot, run: { ...run, mappings: [...run.mappings, ...added] } }
@@ -288,16 +281,16 @@ function custom<S>(model: Model<S>, snapshot: AgentSnapshot<S>, event: CustomEve
 
 /** The request failed or its stream ended early. Answers it carried and the server never saw are given back. */
 function failed<S>(model: Model<S>, requestId: string, error: AgentStoreError, lastEventId: string | undefined, config: MachineConfig<S>): Step<S> {
-  if (model.request?.id !== requestId) return { model, effects: none }
-  const release: Effect = { type: 'release', requestId, how: 'none' }
+  if (model.request?.id !== requestId) return unchanged(model)
+  const released = release(requestId, 'none')
   if (model.request.rejoining) {
     // The replay never reached the run: the thread stays as it was, still rejoinable.
     const reason = error.reason === 'not-supported' ? 'not-supported' : 'not-found'
     const notFound = new AgentStoreError('RECONNECT', `The run could not be re-attached: ${error.message}`, { reason, cause: error })
-    return { model: rejoinEnded(model), effects: [{ type: 'report', error: notFound }, release] }
+    return { model: rejoinEnded(model), effects: [report(notFound), released] }
   }
   const dropped = dropRequest(model, error, config, lastEventId)
-  return { model: dropped.model, effects: [...dropped.effects, { type: 'report', error }, release] }
+  return { model: dropped.model, effects: [...dropped.effects, report(error), released] }
 }
 
 /**
@@ -315,30 +308,25 @@ export function dropRequest<S>(
   if (request.rejoining) return { model: rejoinEnded(model), effects: [] }
   if (!request.delivered && model.outbox) return { model: giveBack(model, error), effects: [] }
   const runId = model.run?.runId ?? request.id
-  const ended = endOfRun(model, model.snapshot, { kind: 'failed', error, status: error ? 'error' : 'idle' }, undefined, config)
+  const ended = failRun(model, model.snapshot, error, config)
   const after = ended.model.snapshot.committed
   const cut = { ...model, request: undefined, rejoin: undefined }
   const rejoin = request.start && request.delivered ? { runId, start: request.start, cut, after, lastEventId } : undefined
   return { model: { ...ended.model, request: undefined, rejoin }, effects: ended.effects }
 }
 
+function refuseReconnect<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreError | undefined {
+  if (model.request) return new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
+  if (!model.rejoin) return new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
+  if (!config.hasAgent) return new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
+  return undefined
+}
+
 function reconnect<S>(model: Model<S>, requestId: string, config: MachineConfig<S>): Step<S> {
-  const { rejoin } = model
-  let refused: AgentStoreError | undefined
-  if (model.request) refused = new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store')
-  else if (!rejoin) refused = new AgentStoreError('RECONNECT', 'No run to re-attach: none dropped', { reason: 'nothing-to-rejoin' })
-  else if (!config.hasAgent) refused = new AgentStoreError('NO_AGENT', 'reconnect() needs an agent')
-  if (refused || !rejoin) return { model, effects: none, ...(refused ? { refusal: refused } : {}) }
-  const { snapshot, settings } = rejoin.start
-  const input: RunAgentInput = {
-    threadId: snapshot.threadId,
-    runId: rejoin.runId,
-    state: snapshot.committed,
-    messages: config.messagesForServer(snapshot.messages),
-    tools: settings.tools.slice(),
-    context: settings.context.slice(),
-    forwardedProps: settings.forwardedProps,
-  }
+  const refusal = refuseReconnect(model, config)
+  if (refusal) return refused(model, refusal)
+  const rejoin = model.rejoin!
+  const input = runInput(rejoin.start, rejoin.runId, config)
   const shown = { ...model.snapshot, requesting: true }
   const request = { id: requestId, delivered: true, rejoining: rejoin, unchanged: { shown, before: model.snapshot } }
   const { lastEventId } = rejoin
@@ -357,40 +345,28 @@ const isStart = (raw: unknown) => (raw as { type?: unknown } | null)?.type === E
 const isStartOf = (raw: unknown, runId: string) => isStart(raw) && (raw as { runId?: unknown }).runId === runId
 
 /**
- * A server that resumed from a cursor: the run goes on from the model its stream dropped at, and
- * the events that follow are the ones that stream never brought, so nothing is applied twice. The
- * user's changes since the drop are made again, as edits during the run.
+ * The dropped run re-attached, so that nothing is applied twice: a server resuming from a cursor
+ * goes on from the model the stream dropped at (`cut`), and sends what that stream never brought;
+ * a replay that reached the run starts it again from the model it began with (`start`), and brings
+ * it back event by event. The user's changes since that model are made again, as edits during the run.
  */
-function continuedRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
+function rejoinedRun<S>(model: Model<S>, from: 'cut' | 'start', config: MachineConfig<S>, memo: Memo<S>): Model<S> {
   const { start, cut, after } = model.request!.rejoining!
-  const continued: Model<S> = { ...cut!, request: { id: model.request!.id, delivered: true, start }, rejoin: undefined }
-  return withEditsSince(continued, after as S, model.snapshot.committed, config, memo)
-}
-
-/**
- * The replay reached the dropped run: it starts again from the model it began with, and the
- * replay brings it back event by event, so nothing is applied twice. The user's changes since
- * then are made again, as edits during the run.
- */
-function rebuiltRun<S>(model: Model<S>, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
-  const { start } = model.request!.rejoining!
-  const rebuilt: Model<S> = { ...start, request: { id: model.request!.id, delivered: false, start }, rejoin: undefined }
-  return withEditsSince(rebuilt, start.snapshot.committed, model.snapshot.committed, config, memo)
-}
-
-/** The keys the user changed from `before` to `now`, set again on a run that streams. */
-function withEditsSince<S>(rebuilt: Model<S>, before: S, now: S, config: MachineConfig<S>, memo: Memo<S>): Model<S> {
-  if (before === now) return rebuilt
-  // A state that is not an object (an array, a primitive) was edited as a whole.
-  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rebuilt, now, config, memo).model
-  let state = rebuilt.snapshot.state as Record<string, unknown>
+  const request = { id: model.request!.id, delivered: from === 'cut', start }
+  const rejoined: Model<S> = { ...(from === 'cut' ? cut! : start), request, rejoin: undefined }
+  const before = from === 'cut' ? (after as S) : start.snapshot.committed
+  const now = model.snapshot.committed
+  if (before === now) return rejoined
+  // Only the keys the user changed are set again; a state that is not an object was edited as a whole.
+  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rejoined, now, config, memo).model
+  let state = rejoined.snapshot.state as Record<string, unknown>
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     if (before[key] === now[key]) continue
     state = { ...state }
     if (Object.hasOwn(now, key)) state[key] = now[key]
     else delete state[key]
   }
-  return setUserState(rebuilt, state as S, config, memo).model
+  return setUserState(rejoined, state as S, config, memo).model
 }
 
 /** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */
@@ -423,12 +399,14 @@ function giveBack<S>(model: Model<S>, error: AgentStoreError | undefined): Model
 
 function abort<S>(model: Model<S>, config: MachineConfig<S>): Step<S> {
   const request = model.request
-  if (!request) return { model, effects: none }
-  const effects: Effect[] = [{ type: 'release', requestId: request.id, how: 'cancel' }]
-  if (request.rejoining) return { model: rejoinEnded(model), effects }
-  if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects }
-  const ended = endOfRun(model, { ...model.snapshot, steps: [] }, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config)
-  return { model: { ...ended.model, request: undefined }, effects: [...ended.effects, ...effects] }
+  if (!request) return unchanged(model)
+  const cancel = release(request.id, 'cancel')
+  if (request.rejoining) return { model: rejoinEnded(model), effects: [cancel] }
+  if (!request.delivered && model.outbox) return { model: giveBack(model, undefined), effects: [cancel] }
+  const effects: Effect[] = []
+  const ended = endedRequest(failRun(model, { ...model.snapshot, steps: [] }, undefined, config), effects)
+  effects.push(cancel)
+  return { model: ended, effects }
 }
 
 /** A new blank thread; a state the rules refuse is a refusal, and the thread stays as it is. */
@@ -441,19 +419,19 @@ function reset<S>(model: Model<S>, given: S, threadId: string, config: MachineCo
       state = ownCopy(acceptState(model.snapshot.committed, given, memo.rules, 'reset'), undefined)
       checkState(state, config.rules)
     } catch (error) {
-      return { model, effects: none, refusal: toError(error, 'VALIDATION') }
+      return refused(model, toError(error, 'VALIDATION'))
     }
   }
-  const effects: Effect[] = model.request ? [{ type: 'release', requestId: model.request.id, how: 'cancel' }] : []
-  const blank = threadId === initial.threadId && state === initial.state ? initialModel(initial) : initialModel(blankSnapshot(threadId, state))
+  const effects: Effect[] = model.request ? [release(model.request.id, 'cancel')] : []
+  const blank = initialModel(threadId === initial.threadId && state === initial.state ? initial : blankSnapshot(threadId, state))
   return { model: blank, effects }
 }
 
 function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>, config: MachineConfig<S>): Step<S> {
   const refusal = refuseRun(model, config)
-  if (refusal) return { model, effects: none, refusal }
+  if (refusal) return refused(model, refusal)
   // Drafts left open by apply() events that never ended are settled as a truncated run would be.
-  const settled = model.run ? endOfRun(model, model.snapshot, { kind: 'failed', error: undefined, status: 'idle' }, undefined, config).model : model
+  const settled = model.run ? failRun(model, model.snapshot, undefined, config).model : model
   const { options } = input
   const settings: RunSettings = {
     tools: options.tools ?? [],
@@ -495,17 +473,8 @@ export function startRequest<S>(
     rejoin: undefined,
     settings,
   }
-  const withRun = { ...started, run: newRun(started, undefined, runId, config) }
-  const input: RunAgentInput = {
-    threadId: snapshot.threadId,
-    runId,
-    state: snapshot.committed,
-    messages: config.messagesForServer(messages),
-    tools: settings.tools.slice(),
-    context: settings.context.slice(),
-    forwardedProps: settings.forwardedProps,
-    ...(resume?.resume ? { resume: resume.resume } : {}),
-  }
+  const withRun = { ...started, run: newRun(started, config, undefined, runId) }
+  const input: RunAgentInput = { ...runInput(started, runId, config), ...(resume?.resume ? { resume: resume.resume } : {}) }
   // A throwaway list: no edit is pending at a run's start, so settle reports nothing into it.
   const settled = settle(withRun, withRun.snapshot, [], config)
   const start = { ...settled, request: undefined }
@@ -515,9 +484,17 @@ export function startRequest<S>(
   }
 }
 
-export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {
-  if (error instanceof AgentStoreError) return error
-  return new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+/** What the server is sent: the committed state and the conversation, which it takes as the truth, with the run's settings. */
+function runInput<S>({ snapshot, settings }: Model<S>, runId: string, config: MachineConfig<S>): RunAgentInput {
+  return {
+    threadId: snapshot.threadId,
+    runId,
+    state: snapshot.committed,
+    messages: config.messagesForServer(snapshot.messages),
+    tools: settings.tools.slice(),
+    context: settings.context.slice(),
+    forwardedProps: settings.forwardedProps,
+  }
 }
 
 export type { RunContext }
