@@ -55,6 +55,13 @@ export function copySnapshot<S>(snapshot: AgentSnapshot<S>): Mutable<AgentSnapsh
   }
 }
 
+/** The fields that hold a value: an optional field of a shape this store builds is left out, never set to undefined or null. */
+export function presentFields<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  const present: Record<string, unknown> = {}
+  for (const key in fields) if (fields[key] != null) present[key] = fields[key]
+  return present as { [K in keyof T]?: NonNullable<T[K]> }
+}
+
 /** Whether an object's enumerable keys are exactly `keys`, in order: then a literal copies it whole. */
 function hasKeys(value: object, keys: readonly string[]): boolean {
   let count = 0

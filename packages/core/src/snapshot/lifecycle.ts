@@ -2,20 +2,19 @@ import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepF
 import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
+import { presentFields } from './copy'
 import { appendInputMessages } from './messages'
 import { abandonSubagents } from './subagents'
 
 const noSteps: readonly string[] = Object.freeze([])
 const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
 
-const runMetadata = (info: RunInfo | undefined, event: BaseEvent) =>
-  event.metadata === undefined ? (info?.metadata === undefined ? {} : { metadata: info.metadata }) : { metadata: mergeMetadata(info?.metadata, event.metadata) }
+const runMetadata = (info: RunInfo | undefined, event: BaseEvent) => presentFields({ metadata: mergeMetadata(info?.metadata, event.metadata) })
 
 export function reduceRunStarted<S>(snapshot: AgentSnapshot<S>, event: RunStartedEvent): AgentSnapshot<S> {
   const run: RunInfo = {
     runId: event.runId,
-    ...(event.parentRunId === undefined ? {} : { parentRunId: event.parentRunId }),
-    ...(event.input === undefined ? {} : { input: event.input }),
+    ...presentFields({ parentRunId: event.parentRunId, input: event.input }),
     ...runMetadata(undefined, event),
   }
   const started: AgentSnapshot<S> = {
@@ -51,18 +50,15 @@ export function reduceRunFinished<S>(snapshot: AgentSnapshot<S>, event: RunFinis
   const ended = endRunWork(snapshot, { message: 'The run finished before the subagent did' })
   const run = endedRun(snapshot, event.runId, event, {
     outcome: event.outcome?.type ?? 'success',
-    ...(event.result === undefined ? {} : { result: event.result }),
-    ...(event.usage === undefined ? {} : { usage: event.usage }),
+    ...presentFields({ result: event.result, usage: event.usage }),
   })
   return { ...ended, status: interrupted ? 'interrupted' : 'idle', steps: noSteps, run }
 }
 
 export function reduceRunError<S>(snapshot: AgentSnapshot<S>, event: RunErrorEvent): AgentSnapshot<S> {
-  const error = new AgentStoreError('RUN_ERROR', event.message, {
-    ...(event.code === undefined ? {} : { serverCode: event.code }),
-  })
-  const ended = endRunWork(snapshot, { message: event.message, ...(event.code === undefined ? {} : { code: event.code }) })
-  const run = endedRun(snapshot, undefined, event, { outcome: 'error', ...(event.usage === undefined ? {} : { usage: event.usage }) })
+  const error = new AgentStoreError('RUN_ERROR', event.message, presentFields({ serverCode: event.code }))
+  const ended = endRunWork(snapshot, { message: event.message, ...presentFields({ code: event.code }) })
+  const run = endedRun(snapshot, undefined, event, { outcome: 'error', ...presentFields({ usage: event.usage }) })
   return { ...ended, status: 'error', steps: noSteps, error, run }
 }
 

@@ -3,8 +3,6 @@ import type {
   BaseEvent,
   Message,
   MessagesSnapshotEvent,
-  TextMessageContentEvent,
-  TextMessageEndEvent,
   TextMessageStartEvent,
   ToolCall,
   ToolCallArgsEvent,
@@ -16,7 +14,7 @@ import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import { isPlainObject, replaceEqualDeep } from '../json/json-value'
 import type { AgentSnapshot } from '../types'
-import { copySnapshot, withArguments, withContent, withToolCalls } from './copy'
+import { copySnapshot, presentFields, withArguments, withContent, withToolCalls } from './copy'
 
 // Streaming costs O(delta) plus one shallow copy of the message array per token: only the
 // changed message (and its tool call) become new objects; every other message keeps its identity.
@@ -61,7 +59,7 @@ export function withMetadata<T extends { metadata?: Record<string, unknown> }>(t
 }
 
 /** `subagentRunId` of the event, as a field for the message it creates. */
-export const attribution = (event: { subagentRunId?: string }) => (event.subagentRunId == null ? {} : { subagentRunId: event.subagentRunId })
+export const attribution = (event: { subagentRunId?: string }) => presentFields({ subagentRunId: event.subagentRunId })
 
 /** A fresh object's metadata: a copy, so a later merge never writes into the event's own object. */
 export const ownMetadata = (event: BaseEvent) => (event.metadata === undefined ? {} : { metadata: mergeMetadata(undefined, event.metadata) })
@@ -115,20 +113,12 @@ export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: Tex
       id: event.messageId,
       role,
       content: '',
-      ...(event.name === undefined ? {} : { name: event.name }),
+      ...presentFields({ name: event.name }),
       ...attribution(event),
       ...ownMetadata(event),
     }
     return message as Message
   })
-}
-
-export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: TextMessageContentEvent): AgentSnapshot<S> {
-  return appendContent(snapshot, event)
-}
-
-export function reduceTextMessageEnd<S>(snapshot: AgentSnapshot<S>, event: TextMessageEndEvent): AgentSnapshot<S> {
-  return endMessage(snapshot, event)
 }
 
 /** One tool call of one assistant message replaced. */
