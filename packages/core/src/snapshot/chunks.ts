@@ -3,6 +3,7 @@ import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import type { AgentSnapshot } from '../types'
 import { presentFields } from './copy'
+import { findToolCall, indexOfMessage } from './messages'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
 
@@ -27,7 +28,7 @@ export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent)
     const { messageId, delta } = event
     if (!messageId) throw needs(event, 'messageId')
     const reasoning = event.type === EventType.REASONING_MESSAGE_CHUNK
-    if (!snapshot.messages.some((message) => message.id === messageId)) {
+    if (indexOfMessage(snapshot.messages, messageId) === -1) {
       if (reasoning) expanded.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...extra })
       else {
         const { role, name } = event as TextMessageChunkEvent
@@ -41,8 +42,7 @@ export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent)
   }
   const { toolCallId, toolCallName, parentMessageId, delta } = event
   if (!toolCallId) throw needs(event, 'toolCallId')
-  const started = snapshot.messages.some((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
-  if (!started) {
+  if (!findToolCall(snapshot.messages, toolCallId)) {
     if (!toolCallName)
       throw new AgentStoreError('INVALID_EVENT', `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`, { eventType: event.type })
     expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...presentFields({ parentMessageId }), ...extra })

@@ -11,9 +11,9 @@ import type { AgentSnapshot, Subagent, SubagentStep } from '../types'
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 const noMessages: readonly Message[] = Object.freeze([])
-const noSteps: readonly string[] = Object.freeze([])
+export const noSteps: readonly string[] = Object.freeze([])
 const noSubagents: readonly Subagent[] = Object.freeze([])
-const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
+export const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
 
 /** The snapshot of a thread with nothing said yet: the one shape every snapshot copy below keeps. */
 export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {

@@ -2,12 +2,9 @@ import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepF
 import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
-import { presentFields } from './copy'
+import { noSteps, noSubagentSteps, presentFields } from './copy'
 import { appendInputMessages } from './messages'
 import { abandonSubagents } from './subagents'
-
-const noSteps: readonly string[] = Object.freeze([])
-const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
 
 const runMetadata = (info: RunInfo | undefined, event: BaseEvent) => presentFields({ metadata: mergeMetadata(info?.metadata, event.metadata) })
 
@@ -70,6 +67,14 @@ function whoHolds(snapshot: AgentSnapshot<unknown>, stepName: string, except: st
   return other ? other.subagentRunId : null
 }
 
+/** The list without its last element that `matches` (`empty` once none is left); undefined when none matches. */
+function withoutLast<T>(list: readonly T[], matches: (item: T) => boolean, empty: readonly T[]): readonly T[] | undefined {
+  let index = list.length - 1
+  while (index >= 0 && !matches(list[index]!)) index--
+  if (index === -1) return undefined
+  return list.length === 1 ? empty : list.filter((_, i) => i !== index)
+}
+
 // Steps are tracked per owner, as @ag-ui/client's verifyEvents does: the parent agent's in
 // `steps`, each subagent's in `subagentSteps`; a step must be finished by whoever started it.
 
@@ -82,21 +87,12 @@ export function reduceStepStarted<S>(snapshot: AgentSnapshot<S>, event: StepStar
 export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFinishedEvent): AgentSnapshot<S> {
   const owner = event.subagentRunId
   if (owner === undefined) {
-    const index = snapshot.steps.lastIndexOf(event.stepName)
-    if (index !== -1) {
-      const steps = snapshot.steps.slice()
-      steps.splice(index, 1)
-      return { ...snapshot, steps: steps.length === 0 ? noSteps : steps }
-    }
+    const steps = withoutLast(snapshot.steps, (step) => step === event.stepName, noSteps)
+    if (steps) return { ...snapshot, steps }
   } else {
-    const list = snapshot.subagentSteps ?? noSubagentSteps
-    let index = list.length - 1
-    while (index >= 0 && !(list[index]!.subagentRunId === owner && list[index]!.stepName === event.stepName)) index--
-    if (index !== -1) {
-      const subagentSteps = list.slice()
-      subagentSteps.splice(index, 1)
-      return { ...snapshot, subagentSteps: subagentSteps.length === 0 ? noSubagentSteps : subagentSteps }
-    }
+    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === event.stepName
+    const subagentSteps = withoutLast(snapshot.subagentSteps ?? noSubagentSteps, isStep, noSubagentSteps)
+    if (subagentSteps) return { ...snapshot, subagentSteps }
   }
   const holder = whoHolds(snapshot, event.stepName, owner)
   const reason =

@@ -185,17 +185,8 @@ export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolC
   if (index !== -1 && messages[index]!.role === 'tool') return withMessage(snapshot, index, message)
   // Right after the assistant message that holds the call, after the results already there:
   // OpenAI-style transcripts require a tool result to follow its call (as @ag-ui/client places it).
-  let owner = -1
-  for (let i = 0; i < messages.length && owner === -1; i++) {
-    const candidate = messages[i]!
-    if (candidate.role === 'assistant' && candidate.toolCalls?.some((call) => call.id === event.toolCallId)) owner = i
-  }
-  if (owner === -1) return withMessage(snapshot, messages.length, message)
-  let at = owner + 1
-  while (at < messages.length && messages[at]!.role === 'tool') at++
-  if (at === messages.length) return withMessage(snapshot, at, message)
   const next = messages.slice()
-  next.splice(at, 0, message)
+  next.splice(resultSlot(messages, event.toolCallId), 0, message)
   return withMessages(snapshot, next)
 }
 
@@ -248,18 +239,16 @@ export function reduceMessagesSnapshot<S>(snapshot: AgentSnapshot<S>, event: Mes
     if (held.has(message.id)) continue
     // A tool result the snapshot adds goes right after its call, as TOOL_CALL_RESULT's does
     // (@ag-ui/client appends it, which puts it after a reply streamed in the meantime: LangGraph).
-    const at = message.role === 'tool' ? resultSlot(messages, message.toolCallId) : -1
-    if (at === -1) messages.push(message)
-    else messages.splice(at, 0, message)
+    messages.splice(message.role === 'tool' ? resultSlot(messages, message.toolCallId) : messages.length, 0, message)
   }
   const same = messages.length === snapshot.messages.length && messages.every((message, i) => message === snapshot.messages[i])
   return same ? snapshot : withMessages(snapshot, messages)
 }
 
-/** Where a result for `toolCallId` goes: after the assistant message holding the call and its results; -1 if no message holds it. */
+/** Where a result for `toolCallId` goes: after the first assistant message holding the call and its results; at the end if none holds it. */
 function resultSlot(messages: readonly Message[], toolCallId: string): number {
   const index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
-  if (index === -1) return -1
+  if (index === -1) return messages.length
   let at = index + 1
   while (at < messages.length && messages[at]!.role === 'tool') at++
   return at
