@@ -19,6 +19,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
 
 const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
 
+/** Sets an own data property, `__proto__` included, which a plain assignment would turn into a prototype swap. */
+export const setOwn = (object: object, key: string, value: unknown) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+
 /** One JSON Pointer token (RFC 6901): `~` and `/` escaped. */
 export const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
 
