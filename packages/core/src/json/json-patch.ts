@@ -26,7 +26,7 @@ export type PatchResult<T> = { ok: true; value: T; changed: boolean } | PatchFai
 const DEFAULT_MAX_DEPTH = 512
 const DEFAULT_MAX_OPS = 10_000
 const MAX_ARRAY_INDEX = 2 ** 32 - 2
-const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
+export const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
 // Keys that lead to prototypes when written through; data may hold them, a patch may not write them.
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 

@@ -25,12 +25,13 @@ export function indexOfMessage(messages: readonly Message[], id: string): number
   return -1
 }
 
-export function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number } | undefined {
+/** The tool call of this id, with where it is: its message's index and its own in that message's calls. */
+export function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number; toolCall: ToolCall } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!
     if (message.role !== 'assistant' || !message.toolCalls) continue
     const calls = message.toolCalls
-    for (let call = calls.length - 1; call >= 0; call--) if (calls[call]!.id === toolCallId) return { index: i, call }
+    for (let call = calls.length - 1; call >= 0; call--) if (calls[call]!.id === toolCallId) return { index: i, call, toolCall: calls[call]! }
   }
   return undefined
 }
@@ -134,8 +135,7 @@ export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCa
   if (existing) {
     // A server restating a call it already made (the .NET server does on resume, with its
     // arguments): the call starts over in place, rather than its arguments being appended twice.
-    const call = (snapshot.messages[existing.index] as AssistantMessage).toolCalls![existing.call]!
-    const restarted = withMetadata({ ...call, function: { name: event.toolCallName, arguments: '' } }, event)
+    const restarted = withMetadata({ ...existing.toolCall, function: { name: event.toolCallName, arguments: '' } }, event)
     return withToolCall(snapshot, existing, restarted)
   }
   const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' }, ...ownMetadata(event) }
@@ -155,7 +155,7 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
   const found = findToolCall(snapshot.messages, event.toolCallId)
   if (!found) throw outOfOrder(event, `tool call "${event.toolCallId}", which has not started`)
   if (event.delta === '' && event.metadata === undefined) return snapshot
-  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
+  const { toolCall } = found
   const grown = withArguments(toolCall, toolCall.function.arguments + event.delta)
   if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
   return withToolCall(snapshot, found, grown)
@@ -165,8 +165,7 @@ export function reduceToolCallEnd<S>(snapshot: AgentSnapshot<S>, event: ToolCall
   if (event.metadata === undefined) return snapshot
   const found = findToolCall(snapshot.messages, event.toolCallId)
   if (!found) return snapshot
-  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
-  return withToolCall(snapshot, found, withMetadata(toolCall, event))
+  return withToolCall(snapshot, found, withMetadata(found.toolCall, event))
 }
 
 export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolCallResultEvent): AgentSnapshot<S> {

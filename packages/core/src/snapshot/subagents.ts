@@ -9,7 +9,10 @@ import { copySnapshot, presentFields } from './copy'
 
 const invalid = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', `${event.type}: ${message}`, { eventType: event.type })
 
-function withSubagents<S>(snapshot: AgentSnapshot<S>, subagents: readonly Subagent[]): AgentSnapshot<S> {
+/** The snapshot with the subagent entry at `index` set (`index` = their count: a new one). */
+function withSubagent<S>(snapshot: AgentSnapshot<S>, index: number, entry: Subagent): AgentSnapshot<S> {
+  const subagents = (snapshot.subagents ?? []).slice()
+  subagents[index] = entry
   const next = copySnapshot(snapshot)
   next.subagents = subagents
   return next
@@ -43,10 +46,7 @@ export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: Suba
     ...presentFields({ metadata: mergeMetadata(existing?.metadata, event.metadata) }),
     runId,
   }
-  if (!existing) return withSubagents(snapshot, [...subagents, entry])
-  const next = subagents.slice()
-  next[index] = entry
-  return withSubagents(snapshot, next)
+  return withSubagent(snapshot, existing ? index : subagents.length, entry)
 }
 
 function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent | SubagentErrorEvent, end: Partial<Subagent>): AgentSnapshot<S> {
@@ -56,9 +56,7 @@ function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent
   const { result: _result, error: _error, interruptIds: _interrupts, ...rest } = existing
   const entry: Subagent = { ...rest, ...end }
   if (event.metadata !== undefined) (entry as { metadata?: Record<string, unknown> }).metadata = mergeMetadata(existing.metadata, event.metadata)
-  const next = snapshot.subagents.slice()
-  next[index] = entry
-  return withSubagents(snapshot, next)
+  return withSubagent(snapshot, index, entry)
 }
 
 export function reduceSubagentFinished<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent): AgentSnapshot<S> {
