@@ -3,7 +3,7 @@ import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
 import { noSteps, noSubagentSteps, presentFields } from './copy'
-import { appendInputMessages } from './messages'
+import { appendInputMessages, outOfOrder } from './messages'
 import { abandonSubagents } from './subagents'
 
 const runMetadata = (info: RunInfo | undefined, event: BaseEvent) => presentFields({ metadata: mergeMetadata(info?.metadata, event.metadata) })
@@ -99,5 +99,5 @@ export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFin
     holder === null
       ? `step "${event.stepName}", which has not started`
       : `step "${event.stepName}" of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`
-  throw new AgentStoreError('INVALID_EVENT', `STEP_FINISHED for ${reason}`, { eventType: event.type })
+  throw outOfOrder(event, reason)
 }

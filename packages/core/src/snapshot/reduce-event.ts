@@ -2,6 +2,7 @@ import type { BaseEvent, Event } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import { defaultLimits } from '../limits'
+import { isObjectLike } from '../state/protocol-shapes'
 import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
@@ -35,11 +36,8 @@ const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type
  * or larger than the store keeps.
  */
 export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLimits): EventType | undefined {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a "type"')
-  }
-  const type = (event as { type?: unknown }).type
-  if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must have a string "type"')
+  const type = isObjectLike(event) ? event.type : undefined
+  if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a string "type"')
   const known = knownTypes.get(type)
   if (known === undefined) return undefined
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
