@@ -17,9 +17,11 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
   const index = indexOfMessage(snapshot.messages, event.messageId)
   const existing = index === -1 ? undefined : snapshot.messages[index]!
   const replace = event.replace ?? true
+  const accepted = (previous: Content | undefined) =>
+    acceptState<Content>(previous as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   if (existing?.role === 'activity') {
     if (!replace) return event.metadata === undefined ? snapshot : withMessage(snapshot, index, withMetadata(existing, event))
-    const content = acceptState<Content>(existing.content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
+    const content = accepted(existing.content)
     // The metadata gathered so far stays; the owner is the snapshot's, which re-mints the activity.
     const { subagentRunId: _owner, ...rest } = existing
     const replaced: ActivityMessage = { ...rest, activityType: event.activityType, content, ...attribution(event) }
@@ -27,12 +29,11 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
   }
   // An id held by another kind of message is taken over only by a replacing snapshot.
   if (existing && !replace) return snapshot
-  const content = acceptState<Content>(undefined as unknown as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   const message: ActivityMessage = {
     id: event.messageId,
     role: 'activity',
     activityType: event.activityType,
-    content,
+    content: accepted(undefined),
     ...attribution(event),
     ...ownMetadata(event),
   }
