@@ -17,11 +17,12 @@ describe('checkedType: what may enter as an event', () => {
   const refusal = (candidate: unknown) => refusalOf(() => checkedType(candidate))
 
   it('refuses what is not an object with a string type', () => {
-    for (const candidate of [null, undefined, [], ['TEXT_MESSAGE_START'], 'RUN_STARTED', 1]) {
-      expect(refusal(candidate)).toStrictEqual({ code: 'INVALID_EVENT', message: 'An AG-UI event must be an object with a "type"', eventType: undefined })
-    }
-    for (const candidate of [{}, { type: 1 }, { type: null }]) {
-      expect(refusal(candidate)).toStrictEqual({ code: 'INVALID_EVENT', message: 'An AG-UI event must have a string "type"', eventType: undefined })
+    for (const candidate of [null, undefined, [], ['TEXT_MESSAGE_START'], 'RUN_STARTED', 1, {}, { type: 1 }, { type: null }]) {
+      expect(refusal(candidate)).toStrictEqual({
+        code: 'INVALID_EVENT',
+        message: 'An AG-UI event must be an object with a string "type"',
+        eventType: undefined,
+      })
     }
   })
 

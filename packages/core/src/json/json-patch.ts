@@ -26,7 +26,7 @@ export type PatchResult<T> = { ok: true; value: T; changed: boolean } | PatchFai
 const DEFAULT_MAX_DEPTH = 512
 const DEFAULT_MAX_OPS = 10_000
 const MAX_ARRAY_INDEX = 2 ** 32 - 2
-const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
+export const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
 // Keys that lead to prototypes when written through; data may hold them, a patch may not write them.
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -96,16 +96,16 @@ export function applyPatch<T>(document: T, operations: readonly unknown[], limit
   if (operations.length > maxOps) {
     return failure(maxOps, operations[maxOps], `more than ${maxOps} operations`, 'maxOpsPerDelta')
   }
-  const patcher = new Patcher(document, limits.maxDepth ?? DEFAULT_MAX_DEPTH, limits.maxSize)
+  const patch: Patch = { root: document, changed: false, fresh: new Set(), maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH, maxSize: limits.maxSize }
   for (let i = 0; i < operations.length; i++) {
     try {
-      patcher.apply(operations[i])
+      applyOperation(patch, operations[i])
     } catch (error) {
       if (error instanceof Rejection) return failure(i, operations[i], error.reason, error.limit)
       throw error
     }
   }
-  return patcher.changed ? { ok: true, value: patcher.root as T, changed: true } : { ok: true, value: document, changed: false }
+  return patch.changed ? { ok: true, value: patch.root as T, changed: true } : { ok: true, value: document, changed: false }
 }
 
 function failure(opIndex: number, operation: unknown, reason: string, limit?: PatchFailure['limit']): PatchFailure {
@@ -122,186 +122,185 @@ function failure(opIndex: number, operation: unknown, reason: string, limit?: Pa
   }
 }
 
-class Patcher {
-  changed = false
+/** One patch being applied. */
+interface Patch {
+  root: unknown
+  changed: boolean
   /** Containers this patch copied: nothing else can see them, so later ops write them in place. */
-  private readonly fresh = new Set<object>()
+  readonly fresh: Set<object>
+  readonly maxDepth: number
+  readonly maxSize: number | undefined
+}
 
-  constructor(
-    public root: unknown,
-    private readonly maxDepth: number,
-    private readonly maxSize: number | undefined,
-  ) {}
+function applyOperation(patch: Patch, operation: unknown): void {
+  if (!isPlainObject(operation)) reject('an operation must be an object')
+  const op = own(operation, 'op')
+  if (typeof op !== 'string' || !OPS.has(op)) reject('unknown op')
+  const path = pointerAt(operation, 'path', op !== 'test')
+  if (op === 'test') {
+    const expected = valueOf(patch, operation, null)
+    if (!deepEqual(valueAt(patch, path), expected)) reject('test failed: values differ')
+  } else if (op === 'add') add(patch, path, valueOf(patch, operation, path))
+  else if (op === 'replace') replace(patch, path, valueOf(patch, operation, path))
+  else if (op === 'remove') remove(patch, path)
+  else {
+    const from = pointerAt(operation, 'from', op === 'move')
+    if (op === 'copy') copy(patch, from, path)
+    else move(patch, from, path)
+  }
+}
 
-  apply(operation: unknown): void {
-    if (!isPlainObject(operation)) reject('an operation must be an object')
-    const op = own(operation, 'op')
-    if (typeof op !== 'string' || !OPS.has(op)) reject('unknown op')
-    const path = this.pointer(operation, 'path', op !== 'test')
-    if (op === 'test') {
-      const expected = this.value(operation, null)
-      if (!deepEqual(this.get(path), expected)) reject('test failed: values differ')
-    } else if (op === 'add') this.add(path, this.value(operation, path))
-    else if (op === 'replace') this.replace(path, this.value(operation, path))
-    else if (op === 'remove') this.remove(path)
-    else {
-      const from = this.pointer(operation, 'from', op === 'move')
-      if (op === 'copy') this.copy(from, path)
-      else this.move(from, path)
+function pointerAt(operation: JsonObject, field: 'path' | 'from', writes: boolean): string[] {
+  const pointer = own(operation, field)
+  if (typeof pointer !== 'string') reject(`missing '${field}'`)
+  const tokens = parsePointer(pointer)
+  if (!tokens) reject(`invalid pointer in '${field}'`)
+  if (writes) for (const token of tokens) if (FORBIDDEN.has(token)) reject(`'${field}' writes a forbidden key`)
+  return tokens
+}
+
+/** The op's value, checked to be JSON; `path` null means it is only compared (test). */
+function valueOf(patch: Patch, operation: JsonObject, path: string[] | null): unknown {
+  if (!Object.hasOwn(operation, 'value')) reject("missing 'value'")
+  const value = operation.value
+  if (path) checkInsert(patch, value, path.length, patch.maxSize)
+  else {
+    const measure = measureJson(value, Infinity)
+    if (!measure.ok) reject(`value: ${measure.reason}`)
+  }
+  return value
+}
+
+function checkInsert(patch: Patch, value: unknown, pathDepth: number, maxSize: number | undefined): void {
+  const { maxDepth } = patch
+  // A string is let through unread while its length alone keeps it under the limit: a document
+  // replaced delta by delta must not be scanned each time. Its exact size counts once the
+  // state's size bound passes the limit (state-rules.ts).
+  if (typeof value === 'string' && pathDepth <= maxDepth && (maxSize === undefined || value.length + 2 <= maxSize)) return
+  const measure = measureJson(value, maxDepth - pathDepth, maxSize)
+  if (measure.ok) return
+  if (measure.kind === 'depth') reject(`value would be deeper than ${maxDepth}`, 'maxDepth')
+  if (measure.kind === 'size') reject(`value is larger than ${maxSize}`, 'maxStateBytes')
+  reject(`value: ${measure.reason}`)
+}
+
+/** Reads through own properties only, so `/toString` or `/constructor` never reach a prototype. */
+function valueAt(patch: Patch, path: readonly string[]): unknown {
+  let node = patch.root
+  for (const token of path) {
+    if (!isContainer(node)) reject('path not found')
+    node = childOf(node, token)
+  }
+  return node
+}
+
+/** The containers from the root down to the parent of the last token (read-only). */
+function parents(patch: Patch, path: readonly string[]): Container[] {
+  const chain: Container[] = []
+  let node = patch.root
+  for (let i = 0; ; i++) {
+    if (!isContainer(node)) reject(i === 0 ? 'the document is not a container' : 'parent is not an object or array')
+    chain.push(node)
+    if (i === path.length - 1) return chain
+    node = childOf(node, path[i]!)
+  }
+}
+
+function childOf(node: Container, token: string): unknown {
+  if (Array.isArray(node)) {
+    const index = arrayIndex(token)
+    if (index < 0) reject('invalid array index')
+    if (index >= node.length) reject('path not found')
+    return node[index]
+  }
+  if (!Object.hasOwn(node, token)) reject('path not found')
+  return node[token]
+}
+
+/** Copies each container of `chain` that this patch has not copied yet; returns the parent. */
+function writable(patch: Patch, path: readonly string[], chain: readonly Container[]): Container {
+  let parent: Container | undefined
+  for (let i = 0; i < chain.length; i++) {
+    let node = chain[i]!
+    if (!patch.fresh.has(node)) {
+      node = Array.isArray(node) ? node.slice() : { ...node }
+      patch.fresh.add(node)
+      if (parent) setChild(parent, path[i - 1]!, node)
+      else patch.root = node
     }
+    parent = node
   }
+  patch.changed = true
+  return parent!
+}
 
-  private pointer(operation: JsonObject, field: 'path' | 'from', writes: boolean): string[] {
-    const pointer = own(operation, field)
-    if (typeof pointer !== 'string') reject(`missing '${field}'`)
-    const tokens = parsePointer(pointer)
-    if (!tokens) reject(`invalid pointer in '${field}'`)
-    if (writes) for (const token of tokens) if (FORBIDDEN.has(token)) reject(`'${field}' writes a forbidden key`)
-    return tokens
+function setRoot(patch: Patch, value: unknown): void {
+  if (deepEqual(patch.root, value)) return
+  patch.root = value
+  patch.changed = true
+}
+
+function add(patch: Patch, path: readonly string[], value: unknown): void {
+  if (path.length === 0) return setRoot(patch, value)
+  const chain = parents(patch, path)
+  const parent = chain.at(-1)!
+  const key = path.at(-1)!
+  if (Array.isArray(parent)) {
+    const index = key === '-' ? parent.length : arrayIndex(key)
+    if (index < 0) reject('invalid array index')
+    if (index > parent.length) reject('array index out of range')
+    ;(writable(patch, path, chain) as unknown[]).splice(index, 0, value)
+  } else if (!Object.hasOwn(parent, key) || !deepEqual(parent[key], value)) {
+    setChild(writable(patch, path, chain), key, value)
   }
+}
 
-  /** The op's value, checked to be JSON; `path` null means it is only compared (test). */
-  private value(operation: JsonObject, path: string[] | null): unknown {
-    if (!Object.hasOwn(operation, 'value')) reject("missing 'value'")
-    const value = operation.value
-    if (path) this.checkInsert(value, path.length, this.maxSize)
-    else {
-      const measure = measureJson(value, Infinity)
-      if (!measure.ok) reject(`value: ${measure.reason}`)
-    }
-    return value
-  }
+function replace(patch: Patch, path: readonly string[], value: unknown): void {
+  if (path.length === 0) return setRoot(patch, value)
+  const chain = parents(patch, path)
+  const key = path.at(-1)!
+  if (!deepEqual(childOf(chain.at(-1)!, key), value)) setChild(writable(patch, path, chain), key, value)
+}
 
-  private checkInsert(value: unknown, pathDepth: number, maxSize: number | undefined): void {
-    // A string is let through unread while its length alone keeps it under the limit: a document
-    // replaced delta by delta must not be scanned each time. Its exact size counts once the
-    // state's size bound passes the limit (state-rules.ts).
-    if (typeof value === 'string' && pathDepth <= this.maxDepth && (maxSize === undefined || value.length + 2 <= maxSize)) return
-    const measure = measureJson(value, this.maxDepth - pathDepth, maxSize)
-    if (measure.ok) return
-    if (measure.kind === 'depth') reject(`value would be deeper than ${this.maxDepth}`, 'maxDepth')
-    if (measure.kind === 'size') reject(`value is larger than ${maxSize}`, 'maxStateBytes')
-    reject(`value: ${measure.reason}`)
-  }
+function remove(patch: Patch, path: readonly string[]): unknown {
+  if (path.length === 0) reject('cannot remove the whole document')
+  const chain = parents(patch, path)
+  const key = path.at(-1)!
+  const removed = childOf(chain.at(-1)!, key)
+  const parent = writable(patch, path, chain)
+  if (Array.isArray(parent)) parent.splice(arrayIndex(key), 1)
+  else delete parent[key]
+  return removed
+}
 
-  /** Reads through own properties only, so `/toString` or `/constructor` never reach a prototype. */
-  private get(path: readonly string[]): unknown {
-    let node = this.root
-    for (const token of path) {
-      if (!isContainer(node)) reject('path not found')
-      node = this.getChild(node, token)
-    }
-    return node
-  }
+function move(patch: Patch, from: readonly string[], path: readonly string[]): void {
+  if (from.length === 0) reject('cannot move the document root')
+  const prefix = from.every((token, i) => token === path[i])
+  if (prefix && path.length > from.length) reject('cannot move a value into itself')
+  if (prefix && path.length === from.length) return void valueAt(patch, from)
+  const value = remove(patch, from)
+  // Moving up or sideways cannot deepen the document; moving down can.
+  if (path.length > from.length) checkInsert(patch, value, path.length, undefined)
+  add(patch, path, value)
+}
 
-  /** The containers from the root down to the parent of the last token (read-only). */
-  private parents(path: readonly string[]): Container[] {
-    const chain: Container[] = []
-    let node = this.root
-    for (let i = 0; ; i++) {
-      if (!isContainer(node)) reject(i === 0 ? 'the document is not a container' : 'parent is not an object or array')
-      chain.push(node)
-      if (i === path.length - 1) return chain
-      node = this.getChild(node, path[i]!)
-    }
-  }
+function copy(patch: Patch, from: readonly string[], path: readonly string[]): void {
+  const value = valueAt(patch, from)
+  checkInsert(patch, value, path.length, patch.maxSize)
+  share(patch, value)
+  add(patch, path, value)
+}
 
-  private getChild(node: Container, token: string): unknown {
-    if (Array.isArray(node)) {
-      const index = arrayIndex(token)
-      if (index < 0) reject('invalid array index')
-      if (index >= node.length) reject('path not found')
-      return node[index]
-    }
-    if (!Object.hasOwn(node, token)) reject('path not found')
-    return node[token]
-  }
-
-  /** Copies each container of `chain` that this patch has not copied yet; returns the parent. */
-  private writable(path: readonly string[], chain: readonly Container[]): Container {
-    let parent: Container | undefined
-    for (let i = 0; i < chain.length; i++) {
-      let node = chain[i]!
-      if (!this.fresh.has(node)) {
-        node = Array.isArray(node) ? node.slice() : { ...node }
-        this.fresh.add(node)
-        if (parent) setChild(parent, path[i - 1]!, node)
-        else this.root = node
-      }
-      parent = node
-    }
-    this.changed = true
-    return parent!
-  }
-
-  private setRoot(value: unknown): void {
-    if (deepEqual(this.root, value)) return
-    this.root = value
-    this.changed = true
-  }
-
-  private add(path: readonly string[], value: unknown): void {
-    if (path.length === 0) return this.setRoot(value)
-    const chain = this.parents(path)
-    const parent = chain.at(-1)!
-    const key = path.at(-1)!
-    if (Array.isArray(parent)) {
-      const index = key === '-' ? parent.length : arrayIndex(key)
-      if (index < 0) reject('invalid array index')
-      if (index > parent.length) reject('array index out of range')
-      ;(this.writable(path, chain) as unknown[]).splice(index, 0, value)
-    } else if (!Object.hasOwn(parent, key) || !deepEqual(parent[key], value)) {
-      setChild(this.writable(path, chain), key, value)
-    }
-  }
-
-  private replace(path: readonly string[], value: unknown): void {
-    if (path.length === 0) return this.setRoot(value)
-    const chain = this.parents(path)
-    const key = path.at(-1)!
-    if (!deepEqual(this.getChild(chain.at(-1)!, key), value)) setChild(this.writable(path, chain), key, value)
-  }
-
-  private remove(path: readonly string[]): unknown {
-    if (path.length === 0) reject('cannot remove the whole document')
-    const chain = this.parents(path)
-    const key = path.at(-1)!
-    const removed = this.getChild(chain.at(-1)!, key)
-    const parent = this.writable(path, chain)
-    if (Array.isArray(parent)) parent.splice(arrayIndex(key), 1)
-    else delete parent[key]
-    return removed
-  }
-
-  private move(from: readonly string[], path: readonly string[]): void {
-    if (from.length === 0) reject('cannot move the document root')
-    const prefix = from.every((token, i) => token === path[i])
-    if (prefix && path.length > from.length) reject('cannot move a value into itself')
-    if (prefix && path.length === from.length) return void this.get(from)
-    const value = this.remove(from)
-    // Moving up or sideways cannot deepen the document; moving down can.
-    if (path.length > from.length) this.checkInsert(value, path.length, undefined)
-    this.add(path, value)
-  }
-
-  private copy(from: readonly string[], path: readonly string[]): void {
-    const value = this.get(from)
-    this.checkInsert(value, path.length, this.maxSize)
-    this.share(value)
-    this.add(path, value)
-  }
-
-  /** After a copy the subtree sits in two places: in-place writes would show in both, so it stops being fresh. */
-  private share(value: unknown): void {
-    if (this.fresh.size === 0) return
-    const pending = [value]
-    while (pending.length > 0) {
-      const node = pending.pop()
-      if (!isContainer(node)) continue
-      this.fresh.delete(node)
-      // A loop, not push(...children): spreading 100,000 arguments overflows the stack.
-      for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push(child)
-    }
+/** After a copy the subtree sits in two places: in-place writes would show in both, so it stops being fresh. */
+function share(patch: Patch, value: unknown): void {
+  if (patch.fresh.size === 0) return
+  const pending = [value]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (!isContainer(node)) continue
+    patch.fresh.delete(node)
+    // A loop, not push(...children): spreading 100,000 arguments overflows the stack.
+    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push(child)
   }
 }
 

@@ -5,6 +5,9 @@ export type JsonMeasure =
   | { ok: true; size: number; depth: number }
   | { ok: false; reason: string; path: string; kind: 'depth' | 'not-json' | 'size' | 'forbidden-key' }
 
+/** Why a value failed its measurement, and where. */
+export type JsonMisfit = Extract<JsonMeasure, { ok: false }>
+
 type JsonObject = Record<string, unknown>
 
 /** An object created by `{}`, `JSON.parse` or `Object.create(null)`: no class instances, no arrays. */
@@ -15,6 +18,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
 }
 
 const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
+
+/** Sets an own data property, `__proto__` included, which a plain assignment would turn into a prototype swap. */
+export const setOwn = (object: object, key: string, value: unknown) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
 
 /** One JSON Pointer token (RFC 6901): `~` and `/` escaped. */
 export const escapeToken = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
@@ -33,7 +40,7 @@ const framePath = (frames: readonly Frame[]) =>
     .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
     .join('')
 
-type FailureKind = Extract<JsonMeasure, { ok: false }>['kind']
+type FailureKind = JsonMisfit['kind']
 
 const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, suffix = ''): JsonMeasure => ({
   ok: false,

@@ -9,7 +9,7 @@
 // length, and quadratic partial strings unless `stringBufferSize` is set. Bench scenario 4 times
 // both on the same chunks (bench/results.md).
 
-import { deepEqual } from './json-value'
+import { deepEqual, setOwn } from './json-value'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */
@@ -404,11 +404,8 @@ export function selectArgument(value: unknown, argument: string | undefined): un
 
 // A plain assignment to "__proto__" would swap the prototype instead of adding a key.
 function setMember(container: Container, slot: string | number, value: unknown): void {
-  if (slot === '__proto__') {
-    Object.defineProperty(container, slot, { value, writable: true, enumerable: true, configurable: true })
-  } else {
-    ;(container as Record<string | number, unknown>)[slot] = value
-  }
+  if (slot === '__proto__') setOwn(container, slot, value)
+  else (container as Record<string | number, unknown>)[slot] = value
 }
 
 const SPACE = 0x20

@@ -1,9 +1,8 @@
 import type { ActivityDeltaEvent, ActivityMessage, ActivitySnapshotEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
-import { applyPatch } from '../json/json-patch'
 import { isPlainObject, measureJson } from '../json/json-value'
-import { acceptState } from '../state/state-rules'
+import { acceptState, measureError, patchWithin } from '../state/state-rules'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMetadata } from './messages'
 
@@ -18,9 +17,11 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
   const index = indexOfMessage(snapshot.messages, event.messageId)
   const existing = index === -1 ? undefined : snapshot.messages[index]!
   const replace = event.replace ?? true
+  const accepted = (previous: Content | undefined) =>
+    acceptState<Content>(previous as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   if (existing?.role === 'activity') {
     if (!replace) return event.metadata === undefined ? snapshot : withMessage(snapshot, index, withMetadata(existing, event))
-    const content = acceptState<Content>(existing.content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
+    const content = accepted(existing.content)
     // The metadata gathered so far stays; the owner is the snapshot's, which re-mints the activity.
     const { subagentRunId: _owner, ...rest } = existing
     const replaced: ActivityMessage = { ...rest, activityType: event.activityType, content, ...attribution(event) }
@@ -28,12 +29,11 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
   }
   // An id held by another kind of message is taken over only by a replacing snapshot.
   if (existing && !replace) return snapshot
-  const content = acceptState<Content>(undefined as unknown as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   const message: ActivityMessage = {
     id: event.messageId,
     role: 'activity',
     activityType: event.activityType,
-    content,
+    content: accepted(undefined),
     ...attribution(event),
     ...ownMetadata(event),
   }
@@ -46,35 +46,17 @@ export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: Activi
   const existing = index === -1 ? undefined : snapshot.messages[index]!
   if (!existing) throw outOfOrder(event, `activity "${event.messageId}", which does not exist`)
   if (existing.role !== 'activity') throw outOfOrder(event, `message "${event.messageId}", which is not an activity`)
-  const { maxDepth, maxOpsPerDelta, maxStateBytes } = limits
-  const result = applyPatch(existing.content, event.patch, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
-  if (!result.ok) {
-    const details = { eventType: event.type, opIndex: result.opIndex, op: result.op, path: result.path }
-    const where = `ACTIVITY_DELTA op ${result.opIndex} (${result.op} ${result.path}) on "${event.messageId}"`
-    if (result.limit) throw new AgentStoreError('LIMIT_EXCEEDED', `${where}: ${result.reason}`, { ...details, limit: result.limit })
-    throw new AgentStoreError('PATCH_FAILED', `${where} failed: ${result.reason}`, details)
-  }
+  const eventType = event.type
+  const on = ` on "${event.messageId}"`
+  const result = patchWithin(existing.content, event.patch, limits, { name: eventType, on, details: { eventType } })
   const content = result.value
   // Unchanged content was accepted under these same limits: only a change is checked again.
   if (result.changed) {
     // An activity's content is an object (the schema says so): a patch may not replace it with anything else.
-    if (!isPlainObject(content)) {
-      throw new AgentStoreError('PATCH_FAILED', `ACTIVITY_DELTA on "${event.messageId}" would make its content a non-object`, {
-        eventType: event.type,
-        path: '',
-      })
-    }
-    const measured = measureJson(content, maxDepth, maxStateBytes)
-    if (!measured.ok) {
-      const message = `ACTIVITY_DELTA on "${event.messageId}": ${measured.reason}`
-      const details = { eventType: event.type, path: measured.path }
-      if (measured.kind === 'depth' || measured.kind === 'size') {
-        // The patcher bounds depth op by op, so in practice only 'size' fails here.
-        throw new AgentStoreError('LIMIT_EXCEEDED', message, { ...details, limit: measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes' })
-      }
-      // Unreachable in practice: the patcher refuses non-JSON values.
-      throw new AgentStoreError('INVALID_STATE', message, details)
-    }
+    if (!isPlainObject(content)) throw new AgentStoreError('PATCH_FAILED', `${eventType}${on} would make its content a non-object`, { eventType, path: '' })
+    // The patcher bounds depth op by op and refuses values that are not JSON: in practice only the size fails here.
+    const measured = measureJson(content, limits.maxDepth, limits.maxStateBytes)
+    if (!measured.ok) throw measureError(measured, `${eventType}${on}`, { eventType })
   }
   if (!result.changed && existing.activityType === event.activityType && event.metadata === undefined) return snapshot
   const next = { ...existing }

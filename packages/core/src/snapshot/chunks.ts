@@ -2,6 +2,8 @@ import type { Event, ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCall
 import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import type { AgentSnapshot } from '../types'
+import { presentFields } from './copy'
+import { findToolCall, indexOfMessage } from './messages'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
 
@@ -9,10 +11,7 @@ export const isChunk = (type: EventType) =>
   type === EventType.TEXT_MESSAGE_CHUNK || type === EventType.TOOL_CALL_CHUNK || type === EventType.REASONING_MESSAGE_CHUNK
 
 // What a chunk carries onto the events it stands for, as @ag-ui/client's transformChunks does.
-const carried = (event: ChunkEvent) => ({
-  ...(event.subagentRunId == null ? {} : { subagentRunId: event.subagentRunId }),
-  ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-})
+const carried = (event: ChunkEvent) => presentFields({ subagentRunId: event.subagentRunId, metadata: event.metadata })
 
 const needs = (event: ChunkEvent, field: string) => new AgentStoreError('INVALID_EVENT', `${event.type} needs a ${field}`, { eventType: event.type })
 
@@ -29,11 +28,11 @@ export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent)
     const { messageId, delta } = event
     if (!messageId) throw needs(event, 'messageId')
     const reasoning = event.type === EventType.REASONING_MESSAGE_CHUNK
-    if (!snapshot.messages.some((message) => message.id === messageId)) {
+    if (indexOfMessage(snapshot.messages, messageId) === -1) {
       if (reasoning) expanded.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...extra })
       else {
         const { role, name } = event as TextMessageChunkEvent
-        expanded.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: role ?? 'assistant', ...(name === undefined ? {} : { name }), ...extra })
+        expanded.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: role ?? 'assistant', ...presentFields({ name }), ...extra })
       }
     }
     if (delta !== undefined) {
@@ -43,11 +42,10 @@ export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent)
   }
   const { toolCallId, toolCallName, parentMessageId, delta } = event
   if (!toolCallId) throw needs(event, 'toolCallId')
-  const started = snapshot.messages.some((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
-  if (!started) {
+  if (!findToolCall(snapshot.messages, toolCallId)) {
     if (!toolCallName)
       throw new AgentStoreError('INVALID_EVENT', `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`, { eventType: event.type })
-    expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...(parentMessageId === undefined ? {} : { parentMessageId }), ...extra })
+    expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...presentFields({ parentMessageId }), ...extra })
   }
   if (delta !== undefined) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...extra })
   return expanded

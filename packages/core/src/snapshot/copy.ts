@@ -11,9 +11,9 @@ import type { AgentSnapshot, Subagent, SubagentStep } from '../types'
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 const noMessages: readonly Message[] = Object.freeze([])
-const noSteps: readonly string[] = Object.freeze([])
+export const noSteps: readonly string[] = Object.freeze([])
 const noSubagents: readonly Subagent[] = Object.freeze([])
-const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
+export const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
 
 /** The snapshot of a thread with nothing said yet: the one shape every snapshot copy below keeps. */
 export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
@@ -53,6 +53,13 @@ export function copySnapshot<S>(snapshot: AgentSnapshot<S>): Mutable<AgentSnapsh
     subagentSteps: snapshot.subagentSteps,
     run: snapshot.run,
   }
+}
+
+/** The fields that hold a value: an optional field of a shape this store builds is left out, never set to undefined or null. */
+export function presentFields<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  const present: Record<string, unknown> = {}
+  for (const key in fields) if (fields[key] != null) present[key] = fields[key]
+  return present as { [K in keyof T]?: NonNullable<T[K]> }
 }
 
 /** Whether an object's enumerable keys are exactly `keys`, in order: then a literal copies it whole. */

@@ -3,8 +3,8 @@
 // check them and in the store's own shorter wording; test/event-check.property.test.ts compares
 // them with the schemas on random input. Every other event type goes through event-shapes.ts.
 
-const pointer = /^(\/([^/~]|~[01])*)*$/
-const patchOps = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
+import { OPS } from '../json/json-patch'
+import { pointerPattern } from '../state/protocol-shapes'
 
 type Fields = Record<string, unknown>
 
@@ -21,9 +21,9 @@ function checkBase(event: Fields): string | undefined {
 function checkOperation(op: unknown, index: number): string | undefined {
   if (typeof op !== 'object' || op === null || Array.isArray(op)) return `delta.${index}: expected an object`
   const { op: name, path, from, value } = op as Fields
-  if (typeof name !== 'string' || !patchOps.has(name)) return `delta.${index}.op: invalid operation`
-  if (typeof path !== 'string' || !pointer.test(path)) return `delta.${index}.path: invalid JSON pointer`
-  if ((name === 'move' || name === 'copy') && (typeof from !== 'string' || !pointer.test(from))) return `delta.${index}.from: invalid JSON pointer`
+  if (typeof name !== 'string' || !OPS.has(name)) return `delta.${index}.op: invalid operation`
+  if (typeof path !== 'string' || !pointerPattern.test(path)) return `delta.${index}.path: invalid JSON pointer`
+  if ((name === 'move' || name === 'copy') && (typeof from !== 'string' || !pointerPattern.test(from))) return `delta.${index}.from: invalid JSON pointer`
   if ((name === 'add' || name === 'replace' || name === 'test') && value === undefined) return `delta.${index}.value: required`
   return undefined
 }

@@ -57,11 +57,10 @@ const interrupt = object({
   metadata: optional(record),
 })
 
+const runIds = { threadId: string, runId: string, protocolVersion: maybeString, parentRunId: maybeString }
+
 const runInput = object({
-  threadId: string,
-  runId: string,
-  protocolVersion: maybeString,
-  parentRunId: maybeString,
+  ...runIds,
   // The schema takes any state here, null included (it reads null as absent).
   messages: list(message),
   tools: optional(list(tool)),
@@ -70,6 +69,7 @@ const runInput = object({
   resume: optional(list(resumeEntry)),
 })
 
+const textRole = optional(oneOf('developer', 'system', 'assistant', 'user'))
 const streamedText = object({ ...attributed, messageId: string, delta: string })
 const messageOnly = object({ ...attributed, messageId: string })
 const stepOnly = object({ ...attributed, stepName: string })
@@ -79,7 +79,7 @@ export const eventShapes: Record<EventType, Shape> = {
   TEXT_MESSAGE_START: object({
     ...attributed,
     messageId: string,
-    role: optional(oneOf('developer', 'system', 'assistant', 'user')),
+    role: textRole,
     name: maybeString,
   }),
   TEXT_MESSAGE_CONTENT: streamedText,
@@ -87,7 +87,7 @@ export const eventShapes: Record<EventType, Shape> = {
   TEXT_MESSAGE_CHUNK: object({
     ...attributed,
     messageId: maybeString,
-    role: optional(oneOf('developer', 'system', 'assistant', 'user')),
+    role: textRole,
     delta: maybeString,
     name: maybeString,
   }),
@@ -121,14 +121,7 @@ export const eventShapes: Record<EventType, Shape> = {
   ACTIVITY_DELTA: object({ ...attributed, messageId: string, activityType: string, patch: jsonPatch }),
   RAW: object({ ...attributed, event: defined, source: maybeString }),
   CUSTOM: object({ ...attributed, name: string, value: defined }),
-  RUN_STARTED: object({
-    ...base,
-    threadId: string,
-    runId: string,
-    protocolVersion: maybeString,
-    parentRunId: maybeString,
-    input: optional(runInput),
-  }),
+  RUN_STARTED: object({ ...base, ...runIds, input: optional(runInput) }),
   RUN_FINISHED: object({
     ...base,
     threadId: string,

@@ -2,20 +2,16 @@ import type { BaseEvent, RunErrorEvent, RunFinishedEvent, RunStartedEvent, StepF
 import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
-import { appendInputMessages } from './messages'
+import { noSteps, noSubagentSteps, presentFields } from './copy'
+import { appendInputMessages, outOfOrder } from './messages'
 import { abandonSubagents } from './subagents'
 
-const noSteps: readonly string[] = Object.freeze([])
-const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
-
-const runMetadata = (info: RunInfo | undefined, event: BaseEvent) =>
-  event.metadata === undefined ? (info?.metadata === undefined ? {} : { metadata: info.metadata }) : { metadata: mergeMetadata(info?.metadata, event.metadata) }
+const runMetadata = (info: RunInfo | undefined, event: BaseEvent) => presentFields({ metadata: mergeMetadata(info?.metadata, event.metadata) })
 
 export function reduceRunStarted<S>(snapshot: AgentSnapshot<S>, event: RunStartedEvent): AgentSnapshot<S> {
   const run: RunInfo = {
     runId: event.runId,
-    ...(event.parentRunId === undefined ? {} : { parentRunId: event.parentRunId }),
-    ...(event.input === undefined ? {} : { input: event.input }),
+    ...presentFields({ parentRunId: event.parentRunId, input: event.input }),
     ...runMetadata(undefined, event),
   }
   const started: AgentSnapshot<S> = {
@@ -51,18 +47,15 @@ export function reduceRunFinished<S>(snapshot: AgentSnapshot<S>, event: RunFinis
   const ended = endRunWork(snapshot, { message: 'The run finished before the subagent did' })
   const run = endedRun(snapshot, event.runId, event, {
     outcome: event.outcome?.type ?? 'success',
-    ...(event.result === undefined ? {} : { result: event.result }),
-    ...(event.usage === undefined ? {} : { usage: event.usage }),
+    ...presentFields({ result: event.result, usage: event.usage }),
   })
   return { ...ended, status: interrupted ? 'interrupted' : 'idle', steps: noSteps, run }
 }
 
 export function reduceRunError<S>(snapshot: AgentSnapshot<S>, event: RunErrorEvent): AgentSnapshot<S> {
-  const error = new AgentStoreError('RUN_ERROR', event.message, {
-    ...(event.code === undefined ? {} : { serverCode: event.code }),
-  })
-  const ended = endRunWork(snapshot, { message: event.message, ...(event.code === undefined ? {} : { code: event.code }) })
-  const run = endedRun(snapshot, undefined, event, { outcome: 'error', ...(event.usage === undefined ? {} : { usage: event.usage }) })
+  const error = new AgentStoreError('RUN_ERROR', event.message, presentFields({ serverCode: event.code }))
+  const ended = endRunWork(snapshot, { message: event.message, ...presentFields({ code: event.code }) })
+  const run = endedRun(snapshot, undefined, event, { outcome: 'error', ...presentFields({ usage: event.usage }) })
   return { ...ended, status: 'error', steps: noSteps, error, run }
 }
 
@@ -72,6 +65,14 @@ function whoHolds(snapshot: AgentSnapshot<unknown>, stepName: string, except: st
   if (except !== undefined && snapshot.steps.includes(stepName)) return undefined
   const other = (snapshot.subagentSteps ?? noSubagentSteps).find((step) => step.stepName === stepName && step.subagentRunId !== except)
   return other ? other.subagentRunId : null
+}
+
+/** The list without its last element that `matches` (`empty` once none is left); undefined when none matches. */
+function withoutLast<T>(list: readonly T[], matches: (item: T) => boolean, empty: readonly T[]): readonly T[] | undefined {
+  let index = list.length - 1
+  while (index >= 0 && !matches(list[index]!)) index--
+  if (index === -1) return undefined
+  return list.length === 1 ? empty : list.filter((_, i) => i !== index)
 }
 
 // Steps are tracked per owner, as @ag-ui/client's verifyEvents does: the parent agent's in
@@ -86,26 +87,17 @@ export function reduceStepStarted<S>(snapshot: AgentSnapshot<S>, event: StepStar
 export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFinishedEvent): AgentSnapshot<S> {
   const owner = event.subagentRunId
   if (owner === undefined) {
-    const index = snapshot.steps.lastIndexOf(event.stepName)
-    if (index !== -1) {
-      const steps = snapshot.steps.slice()
-      steps.splice(index, 1)
-      return { ...snapshot, steps: steps.length === 0 ? noSteps : steps }
-    }
+    const steps = withoutLast(snapshot.steps, (step) => step === event.stepName, noSteps)
+    if (steps) return { ...snapshot, steps }
   } else {
-    const list = snapshot.subagentSteps ?? noSubagentSteps
-    let index = list.length - 1
-    while (index >= 0 && !(list[index]!.subagentRunId === owner && list[index]!.stepName === event.stepName)) index--
-    if (index !== -1) {
-      const subagentSteps = list.slice()
-      subagentSteps.splice(index, 1)
-      return { ...snapshot, subagentSteps: subagentSteps.length === 0 ? noSubagentSteps : subagentSteps }
-    }
+    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === event.stepName
+    const subagentSteps = withoutLast(snapshot.subagentSteps ?? noSubagentSteps, isStep, noSubagentSteps)
+    if (subagentSteps) return { ...snapshot, subagentSteps }
   }
   const holder = whoHolds(snapshot, event.stepName, owner)
   const reason =
     holder === null
       ? `step "${event.stepName}", which has not started`
       : `step "${event.stepName}" of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`
-  throw new AgentStoreError('INVALID_EVENT', `STEP_FINISHED for ${reason}`, { eventType: event.type })
+  throw outOfOrder(event, reason)
 }

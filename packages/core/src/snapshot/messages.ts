@@ -3,8 +3,6 @@ import type {
   BaseEvent,
   Message,
   MessagesSnapshotEvent,
-  TextMessageContentEvent,
-  TextMessageEndEvent,
   TextMessageStartEvent,
   ToolCall,
   ToolCallArgsEvent,
@@ -16,7 +14,7 @@ import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import { isPlainObject, replaceEqualDeep } from '../json/json-value'
 import type { AgentSnapshot } from '../types'
-import { copySnapshot, withArguments, withContent, withToolCalls } from './copy'
+import { copySnapshot, presentFields, withArguments, withContent, withToolCalls } from './copy'
 
 // Streaming costs O(delta) plus one shallow copy of the message array per token: only the
 // changed message (and its tool call) become new objects; every other message keeps its identity.
@@ -27,12 +25,13 @@ export function indexOfMessage(messages: readonly Message[], id: string): number
   return -1
 }
 
-export function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number } | undefined {
+/** The tool call of this id, with where it is: its message's index and its own in that message's calls. */
+export function findToolCall(messages: readonly Message[], toolCallId: string): { index: number; call: number; toolCall: ToolCall } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!
     if (message.role !== 'assistant' || !message.toolCalls) continue
     const calls = message.toolCalls
-    for (let call = calls.length - 1; call >= 0; call--) if (calls[call]!.id === toolCallId) return { index: i, call }
+    for (let call = calls.length - 1; call >= 0; call--) if (calls[call]!.id === toolCallId) return { index: i, call, toolCall: calls[call]! }
   }
   return undefined
 }
@@ -61,7 +60,7 @@ export function withMetadata<T extends { metadata?: Record<string, unknown> }>(t
 }
 
 /** `subagentRunId` of the event, as a field for the message it creates. */
-export const attribution = (event: { subagentRunId?: string }) => (event.subagentRunId == null ? {} : { subagentRunId: event.subagentRunId })
+export const attribution = (event: { subagentRunId?: string }) => presentFields({ subagentRunId: event.subagentRunId })
 
 /** A fresh object's metadata: a copy, so a later merge never writes into the event's own object. */
 export const ownMetadata = (event: BaseEvent) => (event.metadata === undefined ? {} : { metadata: mergeMetadata(undefined, event.metadata) })
@@ -115,20 +114,12 @@ export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: Tex
       id: event.messageId,
       role,
       content: '',
-      ...(event.name === undefined ? {} : { name: event.name }),
+      ...presentFields({ name: event.name }),
       ...attribution(event),
       ...ownMetadata(event),
     }
     return message as Message
   })
-}
-
-export function reduceTextMessageContent<S>(snapshot: AgentSnapshot<S>, event: TextMessageContentEvent): AgentSnapshot<S> {
-  return appendContent(snapshot, event)
-}
-
-export function reduceTextMessageEnd<S>(snapshot: AgentSnapshot<S>, event: TextMessageEndEvent): AgentSnapshot<S> {
-  return endMessage(snapshot, event)
 }
 
 /** One tool call of one assistant message replaced. */
@@ -144,8 +135,7 @@ export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCa
   if (existing) {
     // A server restating a call it already made (the .NET server does on resume, with its
     // arguments): the call starts over in place, rather than its arguments being appended twice.
-    const call = (snapshot.messages[existing.index] as AssistantMessage).toolCalls![existing.call]!
-    const restarted = withMetadata({ ...call, function: { name: event.toolCallName, arguments: '' } }, event)
+    const restarted = withMetadata({ ...existing.toolCall, function: { name: event.toolCallName, arguments: '' } }, event)
     return withToolCall(snapshot, existing, restarted)
   }
   const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' }, ...ownMetadata(event) }
@@ -165,7 +155,7 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
   const found = findToolCall(snapshot.messages, event.toolCallId)
   if (!found) throw outOfOrder(event, `tool call "${event.toolCallId}", which has not started`)
   if (event.delta === '' && event.metadata === undefined) return snapshot
-  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
+  const { toolCall } = found
   const grown = withArguments(toolCall, toolCall.function.arguments + event.delta)
   if (event.metadata !== undefined) grown.metadata = mergeMetadata(grown.metadata, event.metadata)
   return withToolCall(snapshot, found, grown)
@@ -175,8 +165,7 @@ export function reduceToolCallEnd<S>(snapshot: AgentSnapshot<S>, event: ToolCall
   if (event.metadata === undefined) return snapshot
   const found = findToolCall(snapshot.messages, event.toolCallId)
   if (!found) return snapshot
-  const toolCall = (snapshot.messages[found.index] as AssistantMessage).toolCalls![found.call]!
-  return withToolCall(snapshot, found, withMetadata(toolCall, event))
+  return withToolCall(snapshot, found, withMetadata(found.toolCall, event))
 }
 
 export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolCallResultEvent): AgentSnapshot<S> {
@@ -195,17 +184,8 @@ export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolC
   if (index !== -1 && messages[index]!.role === 'tool') return withMessage(snapshot, index, message)
   // Right after the assistant message that holds the call, after the results already there:
   // OpenAI-style transcripts require a tool result to follow its call (as @ag-ui/client places it).
-  let owner = -1
-  for (let i = 0; i < messages.length && owner === -1; i++) {
-    const candidate = messages[i]!
-    if (candidate.role === 'assistant' && candidate.toolCalls?.some((call) => call.id === event.toolCallId)) owner = i
-  }
-  if (owner === -1) return withMessage(snapshot, messages.length, message)
-  let at = owner + 1
-  while (at < messages.length && messages[at]!.role === 'tool') at++
-  if (at === messages.length) return withMessage(snapshot, at, message)
   const next = messages.slice()
-  next.splice(at, 0, message)
+  next.splice(resultSlot(messages, event.toolCallId), 0, message)
   return withMessages(snapshot, next)
 }
 
@@ -258,18 +238,16 @@ export function reduceMessagesSnapshot<S>(snapshot: AgentSnapshot<S>, event: Mes
     if (held.has(message.id)) continue
     // A tool result the snapshot adds goes right after its call, as TOOL_CALL_RESULT's does
     // (@ag-ui/client appends it, which puts it after a reply streamed in the meantime: LangGraph).
-    const at = message.role === 'tool' ? resultSlot(messages, message.toolCallId) : -1
-    if (at === -1) messages.push(message)
-    else messages.splice(at, 0, message)
+    messages.splice(message.role === 'tool' ? resultSlot(messages, message.toolCallId) : messages.length, 0, message)
   }
   const same = messages.length === snapshot.messages.length && messages.every((message, i) => message === snapshot.messages[i])
   return same ? snapshot : withMessages(snapshot, messages)
 }
 
-/** Where a result for `toolCallId` goes: after the assistant message holding the call and its results; -1 if no message holds it. */
+/** Where a result for `toolCallId` goes: after the first assistant message holding the call and its results; at the end if none holds it. */
 function resultSlot(messages: readonly Message[], toolCallId: string): number {
   const index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
-  if (index === -1) return -1
+  if (index === -1) return messages.length
   let at = index + 1
   while (at < messages.length && messages[at]!.role === 'tool') at++
   return at

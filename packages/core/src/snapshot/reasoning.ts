@@ -1,14 +1,6 @@
-import type {
-  AssistantMessage,
-  Message,
-  ReasoningEncryptedValueEvent,
-  ReasoningMessage,
-  ReasoningMessageContentEvent,
-  ReasoningMessageEndEvent,
-  ReasoningMessageStartEvent,
-} from '@ag-ui/core'
+import type { AssistantMessage, Message, ReasoningEncryptedValueEvent, ReasoningMessage, ReasoningMessageStartEvent } from '@ag-ui/core'
 import type { AgentSnapshot } from '../types'
-import { appendContent, attribution, endMessage, outOfOrder, ownMetadata, startMessage, withMessage } from './messages'
+import { attribution, outOfOrder, ownMetadata, startMessage, withMessage } from './messages'
 
 // Reasoning messages (`role: 'reasoning'`) stream exactly like text: same O(delta) append, same
 // metadata merge. REASONING_START / REASONING_END only bracket a span; they change no message
@@ -19,14 +11,6 @@ export function reduceReasoningMessageStart<S>(snapshot: AgentSnapshot<S>, event
     const message: ReasoningMessage = { id: event.messageId, role: 'reasoning', content: '', ...attribution(event), ...ownMetadata(event) }
     return message
   })
-}
-
-export function reduceReasoningMessageContent<S>(snapshot: AgentSnapshot<S>, event: ReasoningMessageContentEvent): AgentSnapshot<S> {
-  return appendContent(snapshot, event)
-}
-
-export function reduceReasoningMessageEnd<S>(snapshot: AgentSnapshot<S>, event: ReasoningMessageEndEvent): AgentSnapshot<S> {
-  return endMessage(snapshot, event)
 }
 
 /**

@@ -2,24 +2,25 @@ import type { BaseEvent, Event } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import { defaultLimits } from '../limits'
+import { isObjectLike } from '../state/protocol-shapes'
 import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
-import { expandChunk } from './chunks'
+import { type ChunkEvent, expandChunk } from './chunks'
 import { checkHotEvent } from './event-check'
 import { eventShapes } from './event-shapes'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
+  appendContent,
+  endMessage,
   reduceMessagesSnapshot,
-  reduceTextMessageContent,
-  reduceTextMessageEnd,
   reduceTextMessageStart,
   reduceToolCallArgs,
   reduceToolCallEnd,
   reduceToolCallResult,
   reduceToolCallStart,
 } from './messages'
-import { reduceReasoningEncryptedValue, reduceReasoningMessageContent, reduceReasoningMessageEnd, reduceReasoningMessageStart } from './reasoning'
+import { reduceReasoningEncryptedValue, reduceReasoningMessageStart } from './reasoning'
 import { reduceSubagentError, reduceSubagentFinished, reduceSubagentStarted } from './subagents'
 
 // Each known type to its constant. JSON.parse leaves strings of more than a few characters out of
@@ -35,11 +36,8 @@ const knownTypes = new Map<string, EventType>(Object.values(EventType).map((type
  * or larger than the store keeps.
  */
 export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLimits): EventType | undefined {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a "type"')
-  }
-  const type = (event as { type?: unknown }).type
-  if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must have a string "type"')
+  const type = isObjectLike(event) ? event.type : undefined
+  if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a string "type"')
   const known = knownTypes.get(type)
   if (known === undefined) return undefined
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
@@ -65,72 +63,60 @@ function withinLimits(type: EventType, event: Record<string, unknown>, limits: A
   return type
 }
 
+type Reducer<E> = <S>(snapshot: AgentSnapshot<S>, event: E, limits: AgentStoreLimits) => AgentSnapshot<S>
+
+// The machine expands chunks itself, so each long form passes its own reducer (onEvent listeners
+// see the chunk as it was sent); one handed here directly still applies whole.
+const reduceChunk: Reducer<ChunkEvent> = (snapshot, event, limits) => {
+  let next = snapshot
+  for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
+  return next
+}
+
+/**
+ * The reducer of each event type that changes messages or the lifecycle. STATE_* (the shell's),
+ * REASONING_START / REASONING_END (spans), CUSTOM and RAW have none; listeners still see them
+ * through onEvent.
+ */
+const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
+  TEXT_MESSAGE_START: reduceTextMessageStart,
+  TEXT_MESSAGE_CONTENT: appendContent,
+  TEXT_MESSAGE_END: endMessage,
+  TEXT_MESSAGE_CHUNK: reduceChunk,
+  TOOL_CALL_START: reduceToolCallStart,
+  TOOL_CALL_ARGS: reduceToolCallArgs,
+  TOOL_CALL_END: reduceToolCallEnd,
+  TOOL_CALL_CHUNK: reduceChunk,
+  TOOL_CALL_RESULT: reduceToolCallResult,
+  MESSAGES_SNAPSHOT: reduceMessagesSnapshot,
+  ACTIVITY_SNAPSHOT: reduceActivitySnapshot,
+  ACTIVITY_DELTA: reduceActivityDelta,
+  RUN_STARTED: reduceRunStarted,
+  RUN_FINISHED: reduceRunFinished,
+  RUN_ERROR: reduceRunError,
+  STEP_STARTED: reduceStepStarted,
+  STEP_FINISHED: reduceStepFinished,
+  REASONING_MESSAGE_START: reduceReasoningMessageStart,
+  REASONING_MESSAGE_CONTENT: appendContent,
+  REASONING_MESSAGE_END: endMessage,
+  REASONING_MESSAGE_CHUNK: reduceChunk,
+  REASONING_ENCRYPTED_VALUE: reduceReasoningEncryptedValue,
+  SUBAGENT_STARTED: reduceSubagentStarted,
+  SUBAGENT_FINISHED: reduceSubagentFinished,
+  SUBAGENT_ERROR: reduceSubagentError,
+}
+
 /**
  * The messages and lifecycle of one event, into one snapshot: pure, and throws AgentStoreError
  * rather than half-applying anything. State events are the store's (they pass through drafts and
  * edits); `limits` bound activity content as they bound state.
  */
 export function reduceEvent<S>(snapshot: AgentSnapshot<S>, event: Event, limits: AgentStoreLimits = defaultLimits): AgentSnapshot<S> {
-  // The events that stream by the thousand first: a switch on strings tests its cases in order.
-  switch (event.type) {
-    case EventType.TEXT_MESSAGE_CONTENT:
-      return reduceTextMessageContent(snapshot, event)
-    case EventType.REASONING_MESSAGE_CONTENT:
-      return reduceReasoningMessageContent(snapshot, event)
-    case EventType.TOOL_CALL_ARGS:
-      return reduceToolCallArgs(snapshot, event)
-    case EventType.RUN_STARTED:
-      return reduceRunStarted(snapshot, event)
-    case EventType.RUN_FINISHED:
-      return reduceRunFinished(snapshot, event)
-    case EventType.RUN_ERROR:
-      return reduceRunError(snapshot, event)
-    case EventType.STEP_STARTED:
-      return reduceStepStarted(snapshot, event)
-    case EventType.STEP_FINISHED:
-      return reduceStepFinished(snapshot, event)
-    case EventType.TEXT_MESSAGE_START:
-      return reduceTextMessageStart(snapshot, event)
-    case EventType.TEXT_MESSAGE_END:
-      return reduceTextMessageEnd(snapshot, event)
-    case EventType.TOOL_CALL_START:
-      return reduceToolCallStart(snapshot, event)
-    case EventType.TOOL_CALL_END:
-      return reduceToolCallEnd(snapshot, event)
-    case EventType.TOOL_CALL_RESULT:
-      return reduceToolCallResult(snapshot, event)
-    case EventType.MESSAGES_SNAPSHOT:
-      return reduceMessagesSnapshot(snapshot, event)
-    case EventType.REASONING_MESSAGE_START:
-      return reduceReasoningMessageStart(snapshot, event)
-    case EventType.REASONING_MESSAGE_END:
-      return reduceReasoningMessageEnd(snapshot, event)
-    case EventType.REASONING_ENCRYPTED_VALUE:
-      return reduceReasoningEncryptedValue(snapshot, event)
-    case EventType.ACTIVITY_SNAPSHOT:
-      return reduceActivitySnapshot(snapshot, event, limits)
-    case EventType.ACTIVITY_DELTA:
-      return reduceActivityDelta(snapshot, event, limits)
-    case EventType.SUBAGENT_STARTED:
-      return reduceSubagentStarted(snapshot, event)
-    case EventType.SUBAGENT_FINISHED:
-      return reduceSubagentFinished(snapshot, event)
-    case EventType.SUBAGENT_ERROR:
-      return reduceSubagentError(snapshot, event)
-    case EventType.TEXT_MESSAGE_CHUNK:
-    case EventType.TOOL_CALL_CHUNK:
-    case EventType.REASONING_MESSAGE_CHUNK: {
-      // The machine expands chunks itself, so each long form passes its own reducer (onEvent
-      // listeners see the chunk as it was sent); one handed here directly still applies whole.
-      let next = snapshot
-      for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
-      return next
-    }
-    default:
-      // STATE_* (the shell's), REASONING_START / REASONING_END (spans), CUSTOM and RAW change no
-      // messages; listeners still see them through onEvent.
-      return snapshot
-  }
+  // The events that stream by the thousand are reduced by a direct call, which costs them less than one through the table.
+  if (event.type === EventType.TEXT_MESSAGE_CONTENT || event.type === EventType.REASONING_MESSAGE_CONTENT) return appendContent(snapshot, event)
+  if (event.type === EventType.TOOL_CALL_ARGS) return reduceToolCallArgs(snapshot, event)
+  const reduce = reducers[event.type] as Reducer<Event> | undefined
+  return reduce === undefined ? snapshot : reduce(snapshot, event, limits)
 }
 
 export type { BaseEvent }

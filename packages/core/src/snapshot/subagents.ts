@@ -2,14 +2,17 @@ import type { SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } 
 import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, Subagent } from '../types'
-import { copySnapshot } from './copy'
+import { copySnapshot, presentFields } from './copy'
 
 // One entry per subagent invocation, in start order. Entries outlive their run, like the messages
 // that carry their subagentRunId; only the changed entry and the array are copied.
 
 const invalid = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', `${event.type}: ${message}`, { eventType: event.type })
 
-function withSubagents<S>(snapshot: AgentSnapshot<S>, subagents: readonly Subagent[]): AgentSnapshot<S> {
+/** The snapshot with the subagent entry at `index` set (`index` = their count: a new one). */
+function withSubagent<S>(snapshot: AgentSnapshot<S>, index: number, entry: Subagent): AgentSnapshot<S> {
+  const subagents = (snapshot.subagents ?? []).slice()
+  subagents[index] = entry
   const next = copySnapshot(snapshot)
   next.subagents = subagents
   return next
@@ -33,18 +36,17 @@ export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: Suba
   const entry: Subagent = {
     subagentRunId: event.subagentRunId,
     name: event.name,
-    ...(event.description === undefined ? {} : { description: event.description }),
-    ...(parentId === undefined ? {} : { parentSubagentRunId: parentId }),
-    ...(event.parentToolCallId === undefined ? {} : { parentToolCallId: event.parentToolCallId }),
-    ...(event.parentMessageId === undefined ? {} : { parentMessageId: event.parentMessageId }),
+    ...presentFields({
+      description: event.description,
+      parentSubagentRunId: parentId,
+      parentToolCallId: event.parentToolCallId,
+      parentMessageId: event.parentMessageId,
+    }),
     status: 'running',
-    ...(event.metadata === undefined && existing?.metadata === undefined ? {} : { metadata: mergeMetadata(existing?.metadata, event.metadata) }),
+    ...presentFields({ metadata: mergeMetadata(existing?.metadata, event.metadata) }),
     runId,
   }
-  if (!existing) return withSubagents(snapshot, [...subagents, entry])
-  const next = subagents.slice()
-  next[index] = entry
-  return withSubagents(snapshot, next)
+  return withSubagent(snapshot, existing ? index : subagents.length, entry)
 }
 
 function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent | SubagentErrorEvent, end: Partial<Subagent>): AgentSnapshot<S> {
@@ -54,9 +56,7 @@ function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent
   const { result: _result, error: _error, interruptIds: _interrupts, ...rest } = existing
   const entry: Subagent = { ...rest, ...end }
   if (event.metadata !== undefined) (entry as { metadata?: Record<string, unknown> }).metadata = mergeMetadata(existing.metadata, event.metadata)
-  const next = snapshot.subagents.slice()
-  next[index] = entry
-  return withSubagents(snapshot, next)
+  return withSubagent(snapshot, index, entry)
 }
 
 export function reduceSubagentFinished<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent): AgentSnapshot<S> {
@@ -64,13 +64,12 @@ export function reduceSubagentFinished<S>(snapshot: AgentSnapshot<S>, event: Sub
   const suspended = outcome?.type === 'suspended'
   return endSubagent(snapshot, event, {
     status: suspended ? 'suspended' : 'finished',
-    ...(event.result === undefined ? {} : { result: event.result }),
-    ...(suspended && outcome.interruptIds !== undefined ? { interruptIds: outcome.interruptIds } : {}),
+    ...presentFields({ result: event.result, interruptIds: suspended ? outcome.interruptIds : undefined }),
   })
 }
 
 export function reduceSubagentError<S>(snapshot: AgentSnapshot<S>, event: SubagentErrorEvent): AgentSnapshot<S> {
-  return endSubagent(snapshot, event, { status: 'error', error: { message: event.message, ...(event.code === undefined ? {} : { code: event.code }) } })
+  return endSubagent(snapshot, event, { status: 'error', error: { message: event.message, ...presentFields({ code: event.code }) } })
 }
 
 /** Subagents still running when their run ends cannot finish any more: they end with this error. */

@@ -1,5 +1,5 @@
 import { AgentStoreError } from '../errors'
-import { deepEqual, escapeToken, isPlainObject } from '../json/json-value'
+import { deepEqual, escapeToken, isPlainObject, setOwn } from '../json/json-value'
 
 // A user's edit made while a run streams is kept as a pair: the state it was made against
 // (`base`) and the state with the edit (`mine`). When the server's state moves on, the edit is
@@ -71,6 +71,9 @@ function conflict(context: Context, path: string, value: unknown, reason: Confli
 
 const own = (object: JsonObject, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : ABSENT)
 
+/** The keys whose own values differ between two objects: `a`'s in order, then `b`'s. */
+const changedKeys = (a: JsonObject, b: JsonObject) => [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => own(a, key) !== own(b, key))
+
 /**
  * Keys the user changed win over the agent's changes to them, except where the agent removed the
  * key (the edit has nowhere to go) and inside array elements (an element both changed is a conflict).
@@ -81,14 +84,13 @@ function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, pa
     if (own(out ?? theirs, key) === value) return
     out ??= { ...theirs }
     if (value === ABSENT) delete out[key]
-    else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    else setOwn(out, key, value)
   }
   // A key the user took over from a draft is the user's, whole.
   const whole = path === '' ? context.whole : []
-  for (const key of new Set([...Object.keys(mine), ...Object.keys(base)])) {
+  for (const key of changedKeys(mine, base)) {
     const before = own(base, key)
     const after = own(mine, key)
-    if (before === after) continue
     const server = own(theirs, key)
     const at = `${path}/${escapeToken(key)}`
     if (whole.includes(key) || server === before) write(key, after)
@@ -107,7 +109,7 @@ function changedLeaf(before: unknown, after: unknown, path: string): { path: str
     const from = before
     const to = after
     if (!isPlainObject(from) || !isPlainObject(to)) return { path, value: to }
-    const changed = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((key) => own(from, key) !== own(to, key))
+    const changed = changedKeys(from, to)
     if (changed.length !== 1) return { path, value: to }
     const key = changed[0]!
     path = `${path}/${escapeToken(key)}`
@@ -132,9 +134,10 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
 
   const result: unknown[] = theirs.slice()
   const removed = new Uint8Array(theirs.length)
-  const gone = (b: number, m: number, reason: ConflictReason, why: string) => {
+  // The user changed element b (at m in their array), and the agent removed or changed it.
+  const lost = (b: number, m: number, reason: ConflictReason) => {
     const leaf = changedLeaf(base[b], mine[m], `${path}/${m}`)
-    conflict(context, leaf.path, leaf.value, reason, why)
+    conflict(context, leaf.path, leaf.value, reason, reason === 'removed' ? 'the element it changed is gone' : 'the agent changed the same element')
   }
 
   // Changes to elements that were there: modifications and deletions.
@@ -143,18 +146,16 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
     const inTheirs = toTheirs[b]!
     if (inMine !== -1) {
       if (mine[inMine] === base[b]) continue
-      if (inTheirs === -1) gone(b, inMine, 'removed', 'the element it changed is gone')
+      if (inTheirs === -1) lost(b, inMine, 'removed')
       else result[inTheirs] = merge(base[b], mine[inMine], theirs[inTheirs], `${path}/${inMine}`, context, true)
     } else if (modifiedBy[b] !== -1) {
       const m = modifiedBy[b]!
       if (inTheirs !== -1) result[inTheirs] = mine[m]
-      else if (changedByAgent[b] !== -1) gone(b, m, 'changed', 'the agent changed the same element')
-      else gone(b, m, 'removed', 'the element it changed is gone')
-    } else if (inTheirs !== -1) {
+      else lost(b, m, changedByAgent[b] !== -1 ? 'changed' : 'removed')
+    } else if (inTheirs !== -1 && (!idField || deepEqual(base[b], theirs[inTheirs]))) {
       // Deleted by the user: gone too, unless the agent changed it in the meantime.
-      if (idField && !deepEqual(base[b], theirs[inTheirs])) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
-      else removed[inTheirs] = 1
-    } else if (changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
+      removed[inTheirs] = 1
+    } else if (inTheirs !== -1 || changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
   }
 
   // Elements the user added go after the element they followed in the user's array; what the
@@ -280,7 +281,7 @@ export function recordEdit(previous: Edit | undefined, server: unknown, next: un
   else {
     const copy: JsonObject = { ...mine }
     for (const key of touched) {
-      if (Object.hasOwn(next, key)) Object.defineProperty(copy, key, { value: next[key], enumerable: true, writable: true, configurable: true })
+      if (Object.hasOwn(next, key)) setOwn(copy, key, next[key])
       else delete copy[key]
     }
     mine = copy
@@ -299,6 +300,5 @@ export function rebaseEdit(edit: Edit, server: unknown, options: MergeOptions): 
 export function claimChangedKeys(edit: Edit): Edit {
   const { base, mine } = edit
   if (!isPlainObject(base) || !isPlainObject(mine)) return edit
-  const changed = [...new Set([...Object.keys(base), ...Object.keys(mine)])].filter((key) => own(base, key) !== own(mine, key))
-  return { ...edit, whole: [...new Set([...edit.whole, ...changed])] }
+  return { ...edit, whole: [...new Set([...edit.whole, ...changedKeys(base, mine)])] }
 }

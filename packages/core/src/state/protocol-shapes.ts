@@ -123,7 +123,7 @@ const maybeString = optional(string)
 const metadata = optional(record)
 
 // A JSON Pointer (RFC 6901): empty, or slash-led tokens where "~" escapes only "0" and "1".
-const pointerPattern = /^(\/([^/~]|~[01])*)*$/
+export const pointerPattern = /^(\/([^/~]|~[01])*)*$/
 const pointer: Shape = (value) =>
   string(value) ?? (pointerPattern.test(value as string) ? undefined : misfit(`Invalid string: must match pattern ${pointerPattern}`))
 

@@ -1,6 +1,6 @@
 import { AgentStoreError } from '../errors'
 import { applyPatch } from '../json/json-patch'
-import { jsonStringSize, measureJson, replaceEqualDeep } from '../json/json-value'
+import { type JsonMisfit, jsonStringSize, measureJson, replaceEqualDeep } from '../json/json-value'
 import type { AgentStoreLimits, StateValidator } from '../types'
 
 /** How the store judges a new state: its limits and the user's validator. */
@@ -75,36 +75,50 @@ export function checkState<S>(value: S, rules: StateRules<S>): void {
   }
 }
 
+/** A value beyond the state's limits: LIMIT_EXCEEDED for its depth or size, INVALID_STATE when it is not plain JSON. */
+export function measureError(measured: JsonMisfit, source: string, details: { eventType?: string } = {}): AgentStoreError {
+  const { kind, path } = measured
+  const message = `${source}: ${measured.reason}`
+  if (kind === 'depth' || kind === 'size')
+    return new AgentStoreError('LIMIT_EXCEEDED', message, { ...details, limit: kind === 'depth' ? 'maxDepth' : 'maxStateBytes', path })
+  return new AgentStoreError('INVALID_STATE', message, { ...details, path })
+}
+
 /** A whole new state (STATE_SNAPSHOT, setState, reset): checked against the limits, sharing every unchanged subtree with `previous`. */
 export function acceptState<S>(previous: S, next: unknown, rules: StateRules<S>, source: string): S {
   const { maxDepth, maxStateBytes } = rules.limits
   const measured = measureJson(next, maxDepth, maxStateBytes)
-  if (!measured.ok) {
-    if (measured.kind === 'depth' || measured.kind === 'size') {
-      const limit = measured.kind === 'depth' ? 'maxDepth' : 'maxStateBytes'
-      throw new AgentStoreError('LIMIT_EXCEEDED', `${source}: ${measured.reason}`, { limit, path: measured.path })
-    }
-    throw new AgentStoreError('INVALID_STATE', `${source}: ${measured.reason}`, { path: measured.path })
-  }
+  if (!measured.ok) throw measureError(measured, source)
   const shared = replaceEqualDeep(previous, next)
   remember(shared, measured.size, rules)
   return shared as S
 }
 
+/**
+ * A JSON Patch (STATE_DELTA, ACTIVITY_DELTA) under the store's limits, all of it or none of it; a
+ * failure throws, named `${name} op i (op path)${on}`.
+ */
+export function patchWithin<T>(document: T, operations: readonly unknown[], limits: AgentStoreLimits, source: PatchSource): { value: T; changed: boolean } {
+  const { maxDepth, maxOpsPerDelta, maxStateBytes } = limits
+  const result = applyPatch(document, operations, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
+  if (result.ok) return result
+  const where = `${source.name} op ${result.opIndex} (${result.op} ${result.path})${source.on ?? ''}`
+  const details = { ...source.details, opIndex: result.opIndex, op: result.op, path: result.path }
+  if (result.limit) throw new AgentStoreError('LIMIT_EXCEEDED', `${where}: ${result.reason}`, { ...details, limit: result.limit })
+  throw new AgentStoreError('PATCH_FAILED', `${where} failed: ${result.reason}`, details)
+}
+
+/** What a patch is, for its errors: the event's name, what it patches (` on "id"`), details every error carries. */
+export interface PatchSource {
+  name: string
+  on?: string
+  details?: { eventType?: string }
+}
+
 /** A STATE_DELTA: all of it or none of it. */
 export function applyDelta<S>(current: S, operations: readonly unknown[], rules: StateRules<S>): S {
-  const { maxDepth, maxOpsPerDelta, maxStateBytes } = rules.limits
-  const result = applyPatch(current, operations, { maxDepth, maxOps: maxOpsPerDelta, maxSize: maxStateBytes })
-  if (!result.ok) {
-    const details = { opIndex: result.opIndex, op: result.op, path: result.path }
-    if (result.limit) {
-      throw new AgentStoreError('LIMIT_EXCEEDED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}): ${result.reason}`, {
-        ...details,
-        limit: result.limit,
-      })
-    }
-    throw new AgentStoreError('PATCH_FAILED', `STATE_DELTA op ${result.opIndex} (${result.op} ${result.path}) failed: ${result.reason}`, details)
-  }
+  const { maxDepth, maxStateBytes } = rules.limits
+  const result = patchWithin(current, operations, rules.limits, { name: 'STATE_DELTA' })
   if (!result.changed) return current
   // An upper bound: the previous size plus everything inserted, each with its key, quotes, colon
   // and comma. Only when that bound passes the limit is the result measured exactly, so a stream
