@@ -5,5 +5,6 @@ export default defineConfig({
   format: 'esm',
   dts: true,
   platform: 'neutral',
+  unbundle: true,
   external: [/^@ag-ui\//, 'rxjs', 'zod', 'fast-json-patch'],
 })
