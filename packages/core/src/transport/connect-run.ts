@@ -7,7 +7,7 @@ import { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { AgUiAgent, AgUiEventStream } from '../types'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { networkError, RunGuard } from './run-guard'
+import { createRunGuard, networkError } from './run-guard'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
 
 export type { ConnectOptions, RunConnection, RunHandlers }
@@ -35,7 +35,7 @@ const CONNECT_NOT_IMPLEMENTED = 'Connect not implemented. This method is not sup
  * verified; chunks are not expanded, as the store expands them itself.
  */
 export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
-  const run = new RunGuard(handlers, options)
+  const run = createRunGuard(handlers, options)
   let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
   // request still waiting for headers (unsubscribing alone only cancels the body reader).
