@@ -4,11 +4,11 @@
 // cannot (React Native, old WebViews). Both readers feed the same run guard, so every guarantee
 // (framing, limits, truncation, timeouts, cancel, HTTP errors, drain) is one piece of code.
 import type { RunAgentInput } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
+import type { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { createRunGuard, networkError, type RunGuard } from './run-guard'
-import { concat, createSseFramer, ERROR_BODY_LIMIT, type FetchFn } from './sse'
+import { connectNotSupported, createRunGuard, httpStatusError, networkError, type RunGuard } from './run-guard'
+import { cancelQuietly, concat, createSseFramer, ERROR_BODY_LIMIT, type FetchFn } from './sse'
 import { utf8Decoder, utf8Encoder } from './utf8'
 
 export type HttpHeaders = Record<string, string>
@@ -44,7 +44,7 @@ export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, han
   const url = connect ? endpoint.connectUrl : endpoint.url
   if (url === undefined) {
     // As connectRun reports an agent whose connect is AbstractAgent's own.
-    run.fail(new AgentStoreError('RECONNECT', 'The agent does not implement connect', { reason: 'not-supported' }))
+    run.fail(connectNotSupported())
     return connection
   }
   const cursor = connect ? options.lastEventId : undefined
@@ -126,7 +126,7 @@ function httpError(status: number, contentType: string, text: string): AgentStor
     }
   }
   const cause = Object.assign(new Error(`HTTP ${status}: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}`), { status, payload })
-  return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
+  return httpStatusError(status, cause)
 }
 
 const isOk = (status: number) => status >= 200 && status < 300
@@ -153,7 +153,7 @@ async function readWithFetch(request: Request, run: FramedRun) {
     }
     run.onCancel = () => {
       controller.abort()
-      reader.cancel().catch(() => {})
+      cancelQuietly(reader)
     }
     for (;;) {
       const { done, value } = await reader.read()
@@ -184,7 +184,7 @@ async function readErrorBody(response: Response, run: FramedRun): Promise<string
   } catch {
     // What arrived is enough: the status is what the error reports.
   }
-  reader.cancel().catch(() => {})
+  cancelQuietly(reader)
   return utf8Decoder()(concat(parts, seen))
 }
 

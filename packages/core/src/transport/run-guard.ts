@@ -107,6 +107,16 @@ export function createRunGuard(handlers: RunHandlers, options: ConnectOptions): 
   return guard
 }
 
+/** Why an agent cannot re-attach to a run, as both transports and the store say it. */
+export const NO_CONNECT = 'The agent does not implement connect'
+
+/** RECONNECT `not-supported`, as both transports report it. */
+export const connectNotSupported = (cause?: unknown) => new AgentStoreError('RECONNECT', NO_CONNECT, { reason: 'not-supported', cause })
+
+/** An HTTP error status, as both transports report it: the status in the details, the body (if any) only in the cause. */
+export const httpStatusError = (status: number, cause: unknown) =>
+  new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
+
 /** A failure to reach the agent, or to read from it, as both transports report it. */
 export function networkError(error: unknown): AgentStoreError {
   if (error instanceof AgentStoreError) return error

@@ -97,7 +97,7 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
             // Stop downloading now; the events before it go out first, the end of the body after them.
             options.onError(error)
             stopped = true
-            reader.cancel().catch(() => {})
+            cancelQuietly(reader)
           }
           if (frames) {
             controller.enqueue(encode(frames))
@@ -108,8 +108,7 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
       },
       cancel(reason) {
         cancelled = true
-        // @ag-ui/client rethrows a failed cancel() outside any promise chain: never let it fail.
-        return reader.cancel(reason).catch(() => {})
+        return cancelQuietly(reader, reason)
       },
     },
     { highWaterMark: 0 },
@@ -258,6 +257,9 @@ export function concat(parts: readonly Uint8Array[], length: number): Uint8Array
   return joined
 }
 
+/** Cancels the reader, never failing: @ag-ui/client rethrows a failed cancel() outside any promise chain. */
+export const cancelQuietly = (reader: ReadableStreamDefaultReader<Uint8Array>, reason?: unknown) => reader.cancel(reason).catch(() => {})
+
 /** Passes at most `limit` bytes, then ends the stream and cancels the source. */
 function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const reader = source.getReader()
@@ -278,9 +280,9 @@ function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableSt
         if (result.value.length < room) return controller.enqueue(result.value)
         controller.enqueue(result.value.subarray(0, room))
         controller.close()
-        reader.cancel().catch(() => {})
+        cancelQuietly(reader)
       },
-      cancel: (reason) => reader.cancel(reason).catch(() => {}),
+      cancel: (reason) => cancelQuietly(reader, reason),
     },
     { highWaterMark: 0 },
   )
