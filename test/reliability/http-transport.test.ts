@@ -527,3 +527,34 @@ describe.each(['fetch', 'xhr'] as const)('the built-in transport, reading throug
     })
   })
 })
+
+describe('the XHR reader on a platform without TextDecoder and TextEncoder (React Native before 0.85)', () => {
+  it('reads a whole run, multi-byte characters split across progress events', async () => {
+    const events = [ev.started(input), ev.textStart('m1'), ev.text('m1', 'é😀 café 😀'), ev.textEnd('m1'), ev.finished(input)]
+    const body = Buffer.from(sse(events))
+    const e = body.indexOf(Buffer.from('é'))
+    const grin = body.indexOf(Buffer.from('😀'))
+    // Cut inside é (2 bytes) and twice inside 😀 (4 bytes): each piece is a progress event of its own.
+    const cuts = [0, e + 1, grin + 1, grin + 3, body.length]
+    server.handle(async (x) => {
+      x.start()
+      for (let i = 1; i < cuts.length - 1; i++) {
+        await x.write(body.subarray(cuts[i - 1], cuts[i]))
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      x.end(body.subarray(cuts.at(-2)))
+    })
+    const { TextDecoder, TextEncoder } = globalThis
+    Reflect.deleteProperty(globalThis, 'TextDecoder')
+    Reflect.deleteProperty(globalThis, 'TextEncoder')
+    let outcome: Outcome
+    try {
+      expect([typeof globalThis.TextDecoder, typeof globalThis.TextEncoder]).toEqual(['undefined', 'undefined'])
+      outcome = await builtIn('xhr').done
+    } finally {
+      Object.assign(globalThis, { TextDecoder, TextEncoder })
+    }
+    expect(outcome.error).toBeUndefined()
+    expect(outcome.events).toEqual(events)
+  })
+})

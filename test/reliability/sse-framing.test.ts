@@ -3,7 +3,7 @@ import { HttpAgent, type HttpAgentFetchFn } from '@ag-ui/client'
 import type { RunAgentInput } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SseFramer } from '../../packages/core/src/transport/sse'
+import { createSseFramer } from '../../packages/core/src/transport/sse'
 import { ev, gate, type HostileServer, reply, sse, startHostileServer } from './hostile-server'
 import { type Doc, expectFailed, expectReady, healthy, prelude, storeOn } from './scenario'
 
@@ -135,7 +135,7 @@ describe('events split at every byte boundary', () => {
       const expected = runEvents.map((event) => JSON.stringify(event))
       const frame = (chunks: Uint8Array[]) => {
         const texts: string[] = []
-        const framer = new SseFramer(1 << 20, (event, text) => {
+        const framer = createSseFramer(1 << 20, (event, text) => {
           expect(event).toEqual(JSON.parse(text))
           texts.push(text)
         })
@@ -317,9 +317,9 @@ describe('event size', () => {
     const fits = event('€€€€')
     const over = event('€€€€x')
     const handed: string[] = []
-    expect(new SseFramer(limit, (_event, text) => handed.push(text)).push(fits)).toBeUndefined()
+    expect(createSseFramer(limit, (_event, text) => handed.push(text)).push(fits)).toBeUndefined()
     expect(handed).toEqual([json('€€€€')])
-    expect(new SseFramer(limit, (_event, text) => handed.push(text)).push(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxEventBytes' })
+    expect(createSseFramer(limit, (_event, text) => handed.push(text)).push(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxEventBytes' })
     expect(handed).toEqual([json('€€€€')])
   })
 

@@ -1,4 +1,5 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
+import { StringDecoder } from 'node:string_decoder'
 
 type Listener = (() => void) | null
 
@@ -49,7 +50,8 @@ export class NodeXmlHttpRequest {
 
   send(body: string) {
     NodeXmlHttpRequest.sent.push({ method: this.method, url: this.url, headers: { ...this.headers }, body })
-    const decoder = new TextDecoder()
+    // Node's own decoder, not the global TextDecoder: a test may remove that, as React Native lacks it.
+    const decoder = new StringDecoder('utf8')
     const request = httpRequest(this.url, { method: this.method, headers: this.headers }, (response) => {
       this.response = response
       this.status = response.statusCode ?? 0
@@ -62,13 +64,13 @@ export class NodeXmlHttpRequest {
           this.readyState = 3
           this.onreadystatechange?.()
         }
-        this.responseText += decoder.decode(chunk, { stream: true })
+        this.responseText += decoder.write(chunk)
         this.onprogress?.()
       })
       response.on('end', () => {
         if (this.finished) return
         this.finished = true
-        this.responseText += decoder.decode()
+        this.responseText += decoder.end()
         this.readyState = 4
         this.onreadystatechange?.()
         this.onload?.()

@@ -3,7 +3,7 @@ import type { BaseEvent } from '@ag-ui/core'
 import fc from 'fast-check'
 import { from } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { LifecycleVerifier } from '../src/transport/verify-lifecycle'
+import { lifecycleVerifier } from '../src/transport/verify-lifecycle'
 
 // The built-in transport's lifecycle check against @ag-ui/client's verifyEvents, the oracle: over
 // generated streams, mostly well-formed and often not, both accept the same events and stop at
@@ -185,10 +185,10 @@ function oracle(events: readonly Event[]): Verdict {
 
 /** Our verdict, with the message of the refusal. */
 function ours(events: readonly Event[]): Verdict & { message: string | undefined } {
-  const verifier = new LifecycleVerifier()
+  const check = lifecycleVerifier()
   let accepted = 0
   for (const one of events) {
-    const message = verifier.check(one)
+    const message = check(one)
     if (message !== undefined) return { accepted, refused: true, message }
     accepted++
   }

@@ -80,21 +80,20 @@ export function storeCommands<S>({ dispatcher, link, threadId, initialState, rep
   }
 }
 
-/** The options a run keeps and may send again (an answer's run resends them): copied, so the app's objects stay its own. */
+/** The options a run keeps and may send again (an answer's run resends them). */
+const KEPT_OPTIONS = ['tools', 'context', 'forwardedProps'] as const
+
+/** The kept options copied, so the app's objects stay its own; the same object when there are none. */
 function ownOptions<T extends RunOptions>(runOptions: T): T {
-  const { tools, context, forwardedProps } = runOptions
-  if (tools === undefined && context === undefined && forwardedProps === undefined) return runOptions
-  return {
-    ...runOptions,
-    ...(tools === undefined ? {} : { tools: ownCopy(tools, undefined) }),
-    ...(context === undefined ? {} : { context: ownCopy(context, undefined) }),
-    ...(forwardedProps === undefined ? {} : { forwardedProps: ownCopy(forwardedProps, undefined) }),
+  let owned = runOptions
+  for (const key of KEPT_OPTIONS) {
+    if (runOptions[key] !== undefined) owned = { ...owned, [key]: ownCopy(runOptions[key], undefined) }
   }
+  return owned
 }
 
 /** No run options given: the answer's run keeps those of the run it resumes, as a recording shows. */
-const hasRunOptions = (given: AnswerRunOptions) =>
-  given.tools !== undefined || given.context !== undefined || given.forwardedProps !== undefined || given.timeoutMs !== undefined
+const hasRunOptions = (given: AnswerRunOptions) => given.timeoutMs !== undefined || KEPT_OPTIONS.some((key) => given[key] !== undefined)
 
 function toMessages(runOptions: RunOptions): Message[] {
   const added = [...(runOptions.messages ?? [])]

@@ -4,6 +4,7 @@ import type { Effect, Input } from '../machine/transition'
 import { canConnect, connectRun } from '../transport/connect-run'
 import { connectHttpRun } from '../transport/http-transport'
 import type { ConnectOptions, RunConnection, RunHandlers } from '../transport/run-contract'
+import { NO_CONNECT } from '../transport/run-guard'
 import type { AgentStoreOptions } from '../types'
 
 // The request runner: it opens the requests the transition asks for (through the store's link to
@@ -38,7 +39,7 @@ export function agentLink(options: AgentStoreOptions<unknown>): AgentLink | unde
   if (agent === undefined) return undefined
   return {
     open: (input, handlers, connectOptions) => connectRun(agent, input, handlers, connectOptions),
-    cannotConnect: canConnect(agent) ? undefined : 'The agent does not implement connect',
+    cannotConnect: canConnect(agent) ? undefined : NO_CONNECT,
   }
 }
 

@@ -3,11 +3,11 @@
 // loads nothing from @ag-ui/client, @ag-ui/core or rxjs: an app that passes an agent has them
 // already, and one that passes `url` never pays for them.
 import type { RunAgentInput } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
+import { AgentStoreError, messageOf } from '../errors'
 import { defaultLimits } from '../limits'
 import type { AgUiAgent, AgUiEventStream } from '../types'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { networkError, RunGuard } from './run-guard'
+import { connectNotSupported, createRunGuard, httpStatusError, networkError } from './run-guard'
 import { type FetchFn, type SseOptions, wrapFetch } from './sse'
 
 export type { ConnectOptions, RunConnection, RunHandlers }
@@ -35,7 +35,7 @@ const CONNECT_NOT_IMPLEMENTED = 'Connect not implemented. This method is not sup
  * verified; chunks are not expanded, as the store expands them itself.
  */
 export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
-  const run = new RunGuard(handlers, options)
+  const run = createRunGuard(handlers, options)
   let subscription: { unsubscribe(): void } | undefined
   // HttpAgent keeps one AbortController for its lifetime; a fresh one per run lets abort() cancel a
   // request still waiting for headers (unsubscribing alone only cancels the body reader).
@@ -131,14 +131,10 @@ export function canConnect(agent: AgUiAgent | undefined): boolean {
 /** Turns whatever the transport threw into an error with a stable code and a short message (never a response body dump). */
 export function toStoreError(error: unknown): AgentStoreError {
   if (error instanceof AgentStoreError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  if (message === CONNECT_NOT_IMPLEMENTED) {
-    return new AgentStoreError('RECONNECT', 'The agent does not implement connect', { reason: 'not-supported', cause: error })
-  }
+  const message = messageOf(error)
+  if (message === CONNECT_NOT_IMPLEMENTED) return connectNotSupported(error)
   const status = (error as { status?: unknown } | null)?.status
-  if (typeof status === 'number') {
-    return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause: error })
-  }
+  if (typeof status === 'number') return httpStatusError(status, error)
   if (error instanceof SyntaxError) {
     // A transport of another kind that parses JSON itself.
     return new AgentStoreError('INVALID_EVENT', `The agent sent data that is not JSON: ${message}`, { cause: error })

@@ -4,11 +4,12 @@
 // cannot (React Native, old WebViews). Both readers feed the same run guard, so every guarantee
 // (framing, limits, truncation, timeouts, cancel, HTTP errors, drain) is one piece of code.
 import type { RunAgentInput } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
+import type { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
-import { networkError, RunGuard } from './run-guard'
-import { ERROR_BODY_LIMIT, type FetchFn, SseFramer } from './sse'
+import { connectNotSupported, createRunGuard, httpStatusError, networkError, type RunGuard } from './run-guard'
+import { cancelQuietly, concat, createSseFramer, ERROR_BODY_LIMIT, type FetchFn } from './sse'
+import { utf8Decoder, utf8Encoder } from './utf8'
 
 export type HttpHeaders = Record<string, string>
 
@@ -37,13 +38,13 @@ export interface HttpEndpoint {
  * verifyEvents does; chunks are not expanded, as the store expands them itself.
  */
 export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
-  const run = new FramedRun(handlers, options)
+  const run = framedRun(handlers, options)
   const connection = { cancel: () => run.cancel() }
   const connect = options.connect === true
   const url = connect ? endpoint.connectUrl : endpoint.url
   if (url === undefined) {
     // As connectRun reports an agent whose connect is AbstractAgent's own.
-    run.fail(new AgentStoreError('RECONNECT', 'The agent does not implement connect', { reason: 'not-supported' }))
+    run.fail(connectNotSupported())
     return connection
   }
   const cursor = connect ? options.lastEventId : undefined
@@ -97,20 +98,21 @@ interface Request {
 }
 
 /** The run's rules with the framer in front: the readers hand it the body's bytes. */
-class FramedRun extends RunGuard {
-  private readonly framer: SseFramer
-
-  constructor(handlers: RunHandlers, options: ConnectOptions) {
-    super(handlers, options)
-    this.framer = new SseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, (event) => this.event(event), this.eventId)
-  }
-
+interface FramedRun extends RunGuard {
   /** Body bytes, in any slicing. Garbage after the run's end is never the run's failure, but the reading stops. */
-  bytes(chunk: Uint8Array) {
-    this.touch()
-    const error = this.framer.push(chunk)
-    if (error) this.stop(error)
-  }
+  bytes(chunk: Uint8Array): void
+}
+
+function framedRun(handlers: RunHandlers, options: ConnectOptions): FramedRun {
+  const run = createRunGuard(handlers, options)
+  const framer = createSseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, run.event, run.eventId)
+  return Object.assign(run, {
+    bytes(chunk: Uint8Array) {
+      run.touch()
+      const error = framer.push(chunk)
+      if (error) run.stop(error)
+    },
+  })
 }
 
 /** An HTTP error, as connectRun reports HttpAgent's: the status in the details, the body (capped) only in the cause. */
@@ -124,7 +126,7 @@ function httpError(status: number, contentType: string, text: string): AgentStor
     }
   }
   const cause = Object.assign(new Error(`HTTP ${status}: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}`), { status, payload })
-  return new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
+  return httpStatusError(status, cause)
 }
 
 const isOk = (status: number) => status >= 200 && status < 300
@@ -146,12 +148,12 @@ async function readWithFetch(request: Request, run: FramedRun) {
       // A fetch that cannot stream (an injected one): the body whole, through the same framer.
       const text = await response.text()
       if (!run.open) return
-      run.bytes(new TextEncoder().encode(text))
+      run.bytes(utf8Encoder()(text))
       return run.complete()
     }
     run.onCancel = () => {
       controller.abort()
-      reader.cancel().catch(() => {})
+      cancelQuietly(reader)
     }
     for (;;) {
       const { done, value } = await reader.read()
@@ -168,8 +170,7 @@ async function readWithFetch(request: Request, run: FramedRun) {
 async function readErrorBody(response: Response, run: FramedRun): Promise<string> {
   const reader = response.body?.getReader()
   if (!reader) return (await response.text()).slice(0, ERROR_BODY_LIMIT)
-  const decoder = new TextDecoder()
-  let text = ''
+  const parts: Uint8Array[] = []
   let seen = 0
   try {
     while (seen < ERROR_BODY_LIMIT && run.open) {
@@ -178,13 +179,13 @@ async function readErrorBody(response: Response, run: FramedRun): Promise<string
       run.touch()
       const part = value.subarray(0, ERROR_BODY_LIMIT - seen)
       seen += part.length
-      text += decoder.decode(part, { stream: true })
+      parts.push(part)
     }
   } catch {
     // What arrived is enough: the status is what the error reports.
   }
-  reader.cancel().catch(() => {})
-  return text + decoder.decode()
+  cancelQuietly(reader)
+  return utf8Decoder()(concat(parts, seen))
 }
 
 const HEADERS_RECEIVED = 2
@@ -198,7 +199,7 @@ const DONE = 4
 function readWithXhr(request: Request, run: FramedRun) {
   if (typeof XMLHttpRequest === 'undefined') return run.fail(networkError(new Error('XMLHttpRequest is not available')))
   const xhr = new XMLHttpRequest()
-  const encoder = new TextEncoder()
+  const encode = utf8Encoder()
   let read = 0
   let settled = false
   run.onCancel = () => {
@@ -220,7 +221,7 @@ function readWithXhr(request: Request, run: FramedRun) {
     if (text.length > read) {
       const slice = text.slice(read)
       read = text.length
-      run.bytes(encoder.encode(slice))
+      run.bytes(encode(slice))
     }
     if (xhr.readyState === DONE && run.open) {
       settled = true

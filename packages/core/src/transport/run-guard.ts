@@ -1,7 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
+import { AgentStoreError, messageOf } from '../errors'
 import type { ConnectOptions, RunHandlers } from './run-contract'
-import { LifecycleVerifier } from './verify-lifecycle'
+import { lifecycleVerifier } from './verify-lifecycle'
 
 /**
  * One run's end-to-end rules, whatever carries its events (the built-in transport's readers, an
@@ -9,101 +9,116 @@ import { LifecycleVerifier } from './verify-lifecycle'
  * and at most one `end`. The carrier reports events, activity, the end of its stream or why it
  * failed, and gives `onCancel` the way to stop its request.
  */
-export class RunGuard {
-  open = true
-  private ended = false
-  private lastEventId: string | undefined
-  private timer: ReturnType<typeof setTimeout> | undefined
-  private lastActivity = performance.now()
-  /** A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one. */
-  private verifier: LifecycleVerifier | undefined
-  private firstEvent = true
+export interface RunGuard {
+  /** Still reading: false once the run failed, was cancelled, or its drain is over. */
+  readonly open: boolean
   /** Cancels the request: set by the carrier once it has one. */
-  onCancel: () => void = () => {}
-
-  constructor(
-    private readonly handlers: RunHandlers,
-    private readonly options: ConnectOptions,
-  ) {
-    const { timeoutMs } = options
-    // One timer per run, re-armed only when it fires early: busy streams cost a clock read per chunk.
-    if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) this.watch(timeoutMs, timeoutMs)
-  }
-
-  cancel() {
-    if (this.open) this.close()
-  }
-
+  onCancel: () => void
+  cancel(): void
   /** Bytes, headers or an event arrived: the agent is alive. */
-  touch() {
-    this.lastActivity = performance.now()
-  }
-
+  touch(): void
   /** The SSE last event ID whenever it changes: where a resume starts. */
-  readonly eventId = (id: string) => {
-    this.lastEventId = id === '' ? undefined : id
-  }
-
-  event(event: BaseEvent | ({ type: string } & Record<string, unknown>)) {
-    if (!this.open) return
-    // Anything after the run's end means the server is not closing: stop reading.
-    if (this.ended) return this.close()
-    if (this.firstEvent) {
-      this.firstEvent = false
-      if (!this.options.connect || event.type === 'RUN_STARTED') this.verifier = new LifecycleVerifier()
-    }
-    const outOfOrder = this.verifier?.check(event as { type: string } & Record<string, unknown>)
-    if (outOfOrder !== undefined) return this.stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
-    this.handlers.event(event as BaseEvent)
-    if (this.open && !this.options.connect && (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')) {
-      this.ended = true
-      clearTimeout(this.timer)
-      this.timer = setTimeout(() => this.close(), this.options.drainMs ?? 2_000)
-      this.handlers.end(undefined)
-    }
-  }
-
+  eventId(id: string): void
+  event(event: BaseEvent | ({ type: string } & Record<string, unknown>)): void
   /** The stream ended by itself: read to its end, nothing to cancel. Before the run's end, it failed with `error` (or as incomplete). */
-  complete(error?: AgentStoreError) {
-    if (!this.open) return
-    if (!this.ended) return this.stop(error ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
-    this.open = false
-    clearTimeout(this.timer)
-  }
-
+  complete(error?: AgentStoreError): void
   /** The request failed: after the run's end that is only the end of the drain. */
-  fail(error: AgentStoreError) {
-    if (!this.open) return
-    if (this.ended) return this.complete()
-    this.stop(error)
-  }
-
+  fail(error: AgentStoreError): void
   /** The stream cannot go on: the run fails with `error`, or, after its end, the reading just stops. */
-  stop(error: AgentStoreError) {
-    if (!this.open) return
-    if (this.ended) return this.close()
-    this.close()
-    this.handlers.end(error, this.lastEventId)
+  stop(error: AgentStoreError): void
+}
+
+export function createRunGuard(handlers: RunHandlers, options: ConnectOptions): RunGuard {
+  let open = true
+  let ended = false
+  let lastEventId: string | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let lastActivity = performance.now()
+  /** A `connect` stream that resumes mid-run from a cursor starts without RUN_STARTED: it is verified only if it replays from one. */
+  let verify: ReturnType<typeof lifecycleVerifier> | undefined
+  let firstEvent = true
+
+  const close = () => {
+    open = false
+    clearTimeout(timer)
+    guard.onCancel()
   }
 
-  private watch(limit: number, delay: number) {
-    this.timer = setTimeout(() => {
-      const idle = performance.now() - this.lastActivity
-      if (idle < limit) return this.watch(limit, limit - idle)
-      this.stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
+  const watch = (limit: number, delay: number) => {
+    timer = setTimeout(() => {
+      const idle = performance.now() - lastActivity
+      if (idle < limit) return watch(limit, limit - idle)
+      guard.stop(new AgentStoreError('TRANSPORT', `The agent sent nothing for ${limit} ms`, { reason: 'timeout' }))
     }, delay)
   }
 
-  private close() {
-    this.open = false
-    clearTimeout(this.timer)
-    this.onCancel()
+  const guard: RunGuard = {
+    get open() {
+      return open
+    },
+    onCancel: () => {},
+    cancel() {
+      if (open) close()
+    },
+    touch() {
+      lastActivity = performance.now()
+    },
+    eventId(id) {
+      lastEventId = id === '' ? undefined : id
+    },
+    event(event) {
+      if (!open) return
+      // Anything after the run's end means the server is not closing: stop reading.
+      if (ended) return close()
+      if (firstEvent) {
+        firstEvent = false
+        if (!options.connect || event.type === 'RUN_STARTED') verify = lifecycleVerifier()
+      }
+      const outOfOrder = verify?.(event as { type: string } & Record<string, unknown>)
+      if (outOfOrder !== undefined) return guard.stop(new AgentStoreError('INVALID_EVENT', outOfOrder))
+      handlers.event(event as BaseEvent)
+      if (open && !options.connect && (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')) {
+        ended = true
+        clearTimeout(timer)
+        timer = setTimeout(close, options.drainMs ?? 2_000)
+        handlers.end(undefined)
+      }
+    },
+    complete(error) {
+      if (!open) return
+      if (!ended) return guard.stop(error ?? new AgentStoreError('TRANSPORT', 'The stream ended before RUN_FINISHED or RUN_ERROR', { reason: 'incomplete' }))
+      open = false
+      clearTimeout(timer)
+    },
+    fail(error) {
+      if (!open) return
+      if (ended) return guard.complete()
+      guard.stop(error)
+    },
+    stop(error) {
+      if (!open) return
+      close()
+      if (!ended) handlers.end(error, lastEventId)
+    },
   }
+  const { timeoutMs } = options
+  // One timer per run, re-armed only when it fires early: busy streams cost a clock read per chunk.
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) watch(timeoutMs, timeoutMs)
+  return guard
 }
+
+/** Why an agent cannot re-attach to a run, as both transports and the store say it. */
+export const NO_CONNECT = 'The agent does not implement connect'
+
+/** RECONNECT `not-supported`, as both transports report it. */
+export const connectNotSupported = (cause?: unknown) => new AgentStoreError('RECONNECT', NO_CONNECT, { reason: 'not-supported', cause })
+
+/** An HTTP error status, as both transports report it: the status in the details, the body (if any) only in the cause. */
+export const httpStatusError = (status: number, cause: unknown) =>
+  new AgentStoreError('TRANSPORT', `The agent answered HTTP ${status}`, { reason: 'http', status, cause })
 
 /** A failure to reach the agent, or to read from it, as both transports report it. */
 export function networkError(error: unknown): AgentStoreError {
   if (error instanceof AgentStoreError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${message}`, { reason: 'network', cause: error })
+  return new AgentStoreError('TRANSPORT', `The connection to the agent failed: ${messageOf(error)}`, { reason: 'network', cause: error })
 }

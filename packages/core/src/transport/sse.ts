@@ -5,6 +5,7 @@
 // dispatches an event cut off by the end of the stream; it gets one canonical `data:` frame per
 // checked event instead, which it cannot misread.
 import { AgentStoreError } from '../errors'
+import { utf8Decoder, utf8Encoder } from './utf8'
 
 /** HttpAgent reads bodies of this type with its protobuf parser: they pass through untouched. */
 const PROTO_MEDIA_TYPE = 'application/vnd.ag-ui.event+proto'
@@ -62,10 +63,10 @@ export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
  */
 export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  const encoder = new TextEncoder()
+  const encode = utf8Encoder()
   // The text each event was parsed from, a `data:` line per line of it: the parser joins them with "\n" again.
   let frames = ''
-  const framer = new SseFramer(
+  const framer = createSseFramer(
     options.maxEventBytes,
     (_event, text) => {
       frames += `data: ${text.replaceAll('\n', '\ndata: ')}\n\n`
@@ -96,10 +97,10 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
             // Stop downloading now; the events before it go out first, the end of the body after them.
             options.onError(error)
             stopped = true
-            reader.cancel().catch(() => {})
+            cancelQuietly(reader)
           }
           if (frames) {
-            controller.enqueue(encoder.encode(frames))
+            controller.enqueue(encode(frames))
             frames = ''
             return
           }
@@ -107,8 +108,7 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
       },
       cancel(reason) {
         cancelled = true
-        // @ag-ui/client rethrows a failed cancel() outside any promise chain: never let it fail.
-        return reader.cancel(reason).catch(() => {})
+        return cancelQuietly(reader, reason)
       },
     },
     { highWaterMark: 0 },
@@ -118,46 +118,42 @@ export function frameSse(source: ReadableStream<Uint8Array>, options: SseOptions
 /** An event as the stream carried it, parsed once and checked to be an object with a non-empty string `type`. */
 export type ParsedEvent = { type: string } & Record<string, unknown>
 
+/** What `push` returns: the error that stopped the stream, if any. */
+export interface SseFramer {
+  /** Hands on the events `chunk` completes; returns the error that stopped it, if any. */
+  push(chunk: Uint8Array): AgentStoreError | undefined
+}
+
 /**
  * Incremental event-stream parser over bytes. CR and LF never occur inside a UTF-8 sequence, so
  * lines split safely before decoding. Each complete event is parsed once and handed to `onEvent`
  * as it completes, with the text it was parsed from.
  */
-export class SseFramer {
-  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEvent, text: string) => void, onEventId?: (id: string) => void): SseFramer {
+  const decode = utf8Decoder()
   /** The line still arriving, in pieces. */
-  private line: Uint8Array[] = []
-  private lineBytes = 0
+  let pieces: Uint8Array[] = []
+  let pieceBytes = 0
   /** The data lines of the event being read, and its size so far (values plus the LFs joining them). */
-  private data: Uint8Array[] = []
-  private dataBytes = -1
+  let data: Uint8Array[] = []
+  let dataBytes = -1
   /** The last chunk ended with CR: a LF opening the next one belongs to the same line ending. */
-  private afterCR = false
-  private firstLine = true
+  let afterCR = false
+  let firstLine = true
   /** The standard's last event ID buffer: an `id:` field sets it, and it carries over to later events. */
-  private eventId = ''
-  private reportedId = ''
+  let eventId = ''
+  let reportedId = ''
 
-  constructor(
-    private readonly maxEventBytes: number,
-    private readonly onEvent: (event: ParsedEvent, text: string) => void,
-    private readonly onEventId?: (id: string) => void,
-  ) {}
-
-  /** Hands on the events `chunk` completes; returns the error that stopped it, if any. */
-  push(chunk: Uint8Array): AgentStoreError | undefined {
-    try {
-      this.scan(chunk)
-    } catch (thrown) {
-      if (!(thrown instanceof AgentStoreError)) throw thrown
-      return thrown
-    }
+  const tooLarge = (): never => {
+    throw new AgentStoreError('LIMIT_EXCEEDED', `An event from the agent is larger than maxEventBytes (${maxEventBytes} bytes)`, {
+      limit: 'maxEventBytes',
+    })
   }
 
-  private scan(chunk: Uint8Array) {
+  function scan(chunk: Uint8Array) {
     let start = 0
-    if (this.afterCR && chunk.length > 0) {
-      this.afterCR = false
+    if (afterCR && chunk.length > 0) {
+      afterCR = false
       if (chunk[0] === LF) start = 1
     }
     // Next CR and LF, each searched again only once passed: a chunk without CR is not rescanned per line.
@@ -168,68 +164,62 @@ export class SseFramer {
       if (lf !== -1 && lf < start) lf = chunk.indexOf(LF, start)
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf)
       if (end === -1) {
-        this.line.push(chunk.subarray(start))
-        this.lineBytes += chunk.length - start
+        pieces.push(chunk.subarray(start))
+        pieceBytes += chunk.length - start
         // Not a whole line yet; even read as data it would already be too large.
-        if (this.dataSize() + this.lineBytes - FIELD_ROOM > this.maxEventBytes) this.tooLarge()
+        if (Math.max(0, dataBytes) + pieceBytes - FIELD_ROOM > maxEventBytes) tooLarge()
         return
       }
-      this.endLine(chunk.subarray(start, end))
+      endLine(chunk.subarray(start, end))
       if (chunk[end] === CR && end + 1 === chunk.length) {
-        this.afterCR = true
+        afterCR = true
         return
       }
       start = chunk[end] === CR && chunk[end + 1] === LF ? end + 2 : end + 1
     }
   }
 
-  private endLine(tail: Uint8Array) {
+  function endLine(tail: Uint8Array) {
     let line = tail
-    if (this.line.length > 0) {
-      this.line.push(tail)
-      line = concat(this.line, this.lineBytes + tail.length)
-      this.line = []
-      this.lineBytes = 0
+    if (pieces.length > 0) {
+      pieces.push(tail)
+      line = concat(pieces, pieceBytes + tail.length)
+      pieces = []
+      pieceBytes = 0
     }
-    if (this.firstLine) {
-      this.firstLine = false
+    if (firstLine) {
+      firstLine = false
       if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3)
     }
-    if (line.length === 0) return this.dispatch()
+    if (line.length === 0) return dispatch()
     if (line[0] === COLON) return // a comment, such as a keep-alive
     const colon = line.indexOf(COLON)
     const nameEnd = colon === -1 ? line.length : colon
     let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1)
     if (value[0] === SPACE) value = value.subarray(1)
-    if (nameEnd === ID.length && line[0] === ID[0] && line[1] === ID[1]) return this.setId(value)
-    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // event, retry and unknown fields
-    this.data.push(value)
-    this.dataBytes += value.length + 1
-    if (this.dataBytes > this.maxEventBytes) this.tooLarge()
-  }
-
-  /** An id with a NULL in it is ignored, as the standard says. */
-  private setId(value: Uint8Array) {
-    if (value.includes(0)) return
-    this.eventId = this.decoder.decode(value)
-  }
-
-  private dataSize() {
-    return Math.max(0, this.dataBytes)
-  }
-
-  private dispatch() {
-    // The standard sets the last event ID at every dispatch, even of an event without data.
-    if (this.eventId !== this.reportedId) {
-      this.reportedId = this.eventId
-      this.onEventId?.(this.eventId)
+    if (nameEnd === ID.length && line[0] === ID[0] && line[1] === ID[1]) {
+      // An id with a NULL in it is ignored, as the standard says.
+      if (!value.includes(0)) eventId = decode(value)
+      return
     }
-    const lines = this.data
-    this.data = []
-    this.dataBytes = -1
+    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // event, retry and unknown fields
+    data.push(value)
+    dataBytes += value.length + 1
+    if (dataBytes > maxEventBytes) tooLarge()
+  }
+
+  function dispatch() {
+    // The standard sets the last event ID at every dispatch, even of an event without data.
+    if (eventId !== reportedId) {
+      reportedId = eventId
+      onEventId?.(eventId)
+    }
+    const lines = data
+    data = []
+    dataBytes = -1
     // No data, or one empty data line: the standard dispatches nothing.
     if (lines.length === 0 || (lines.length === 1 && lines[0]!.length === 0)) return
-    const text = lines.length === 1 ? this.decoder.decode(lines[0]) : lines.map((l) => this.decoder.decode(l)).join('\n')
+    const text = lines.length === 1 ? decode(lines[0]!) : lines.map(decode).join('\n')
     let event: unknown
     try {
       event = JSON.parse(text)
@@ -240,17 +230,23 @@ export class SseFramer {
     if (typeof type !== 'string' || type === '') {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
     }
-    this.onEvent(event as ParsedEvent, text)
+    onEvent(event as ParsedEvent, text)
   }
 
-  private tooLarge(): never {
-    throw new AgentStoreError('LIMIT_EXCEEDED', `An event from the agent is larger than maxEventBytes (${this.maxEventBytes} bytes)`, {
-      limit: 'maxEventBytes',
-    })
+  return {
+    push(chunk) {
+      try {
+        scan(chunk)
+      } catch (thrown) {
+        if (!(thrown instanceof AgentStoreError)) throw thrown
+        return thrown
+      }
+    },
   }
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+/** The parts as one array of `length` bytes (the first part itself when it is the only one). */
+export function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   if (parts.length === 1) return parts[0]!
   const joined = new Uint8Array(length)
   let offset = 0
@@ -260,6 +256,9 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   }
   return joined
 }
+
+/** Cancels the reader, never failing: @ag-ui/client rethrows a failed cancel() outside any promise chain. */
+export const cancelQuietly = (reader: ReadableStreamDefaultReader<Uint8Array>, reason?: unknown) => reader.cancel(reason).catch(() => {})
 
 /** Passes at most `limit` bytes, then ends the stream and cancels the source. */
 function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
@@ -281,9 +280,9 @@ function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableSt
         if (result.value.length < room) return controller.enqueue(result.value)
         controller.enqueue(result.value.subarray(0, room))
         controller.close()
-        reader.cancel().catch(() => {})
+        cancelQuietly(reader)
       },
-      cancel: (reason) => reader.cancel(reason).catch(() => {}),
+      cancel: (reason) => cancelQuietly(reader, reason),
     },
     { highWaterMark: 0 },
   )

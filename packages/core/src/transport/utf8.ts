@@ -12,7 +12,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
   let i = 0
   while (i < bytes.length) {
     const lead = bytes[i]!
-    const { length, bits, lower, upper } = sequenceOf(lead)
+    const [length, bits, lower, upper] = sequenceOf(lead)
     let point = bits
     let next = i + 1
     // A byte that cannot continue the sequence ends it (one replacement) and is read again as a lead.
@@ -32,12 +32,12 @@ export function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /** A lead byte's sequence: its length (0 when it cannot lead), its bits, and the range of its second byte. */
-function sequenceOf(lead: number): { length: number; bits: number; lower: number; upper: number } {
-  if (lead < 0x80) return { length: 1, bits: lead, lower: 0x80, upper: 0xbf }
-  if (lead >= 0xc2 && lead <= 0xdf) return { length: 2, bits: lead & 0x1f, lower: 0x80, upper: 0xbf }
-  if (lead >= 0xe0 && lead <= 0xef) return { length: 3, bits: lead & 0x0f, lower: lead === 0xe0 ? 0xa0 : 0x80, upper: lead === 0xed ? 0x9f : 0xbf }
-  if (lead >= 0xf0 && lead <= 0xf4) return { length: 4, bits: lead & 0x07, lower: lead === 0xf0 ? 0x90 : 0x80, upper: lead === 0xf4 ? 0x8f : 0xbf }
-  return { length: 0, bits: 0, lower: 0, upper: 0 }
+function sequenceOf(lead: number): [length: number, bits: number, lower: number, upper: number] {
+  if (lead < 0x80) return [1, lead, 0x80, 0xbf]
+  if (lead >= 0xc2 && lead <= 0xdf) return [2, lead & 0x1f, 0x80, 0xbf]
+  if (lead >= 0xe0 && lead <= 0xef) return [3, lead & 0x0f, lead === 0xe0 ? 0xa0 : 0x80, lead === 0xed ? 0x9f : 0xbf]
+  if (lead >= 0xf0 && lead <= 0xf4) return [4, lead & 0x07, lead === 0xf0 ? 0x90 : 0x80, lead === 0xf4 ? 0x8f : 0xbf]
+  return [0, 0, 0, 0]
 }
 
 /** Encodes as `new TextEncoder().encode(text)` does: a lone surrogate becomes U+FFFD. */

@@ -50,13 +50,8 @@ const who = (owner: Owner) => (owner === undefined ? 'the parent agent' : `subag
 const about = (type: string, what: string, id: unknown, why: string) => `${type} for ${what} "${id}", which ${why}`
 const nullField = (type: string, field: string, where = '') => `${type} with ${field}: null${where} (leave it out instead)`
 
-/** One stream's lifecycle: `check` each event in order; the first message it returns is the stream's failure. */
-export class LifecycleVerifier {
-  /** Why the event breaks the order, or undefined if it may come now. */
-  readonly check: (event: Fields) => string | undefined = lifecycleRules()
-}
-
-function lifecycleRules() {
+/** One stream's lifecycle: call it with each event in order; the first message it returns is the stream's failure, why the event breaks the order (undefined if it may come now). */
+export function lifecycleVerifier(): (event: Fields) => string | undefined {
   /** The last of RUN_STARTED, RUN_FINISHED and RUN_ERROR accepted. */
   let lastRunEvent: string | undefined
   // What the current run has open, and whom each id it has seen belongs to.
