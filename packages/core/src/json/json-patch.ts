@@ -138,10 +138,10 @@ function applyOperation(patch: Patch, operation: unknown): void {
   if (typeof op !== 'string' || !OPS.has(op)) reject('unknown op')
   const path = pointerAt(operation, 'path', op !== 'test')
   if (op === 'test') {
-    const expected = valueOf(patch, operation, null)
+    const expected = operationValue(patch, operation, null)
     if (!deepEqual(valueAt(patch, path), expected)) reject('test failed: values differ')
-  } else if (op === 'add') add(patch, path, valueOf(patch, operation, path))
-  else if (op === 'replace') replace(patch, path, valueOf(patch, operation, path))
+  } else if (op === 'add') add(patch, path, operationValue(patch, operation, path))
+  else if (op === 'replace') replace(patch, path, operationValue(patch, operation, path))
   else if (op === 'remove') remove(patch, path)
   else {
     const from = pointerAt(operation, 'from', op === 'move')
@@ -160,7 +160,7 @@ function pointerAt(operation: JsonObject, field: 'path' | 'from', writes: boolea
 }
 
 /** The op's value, checked to be JSON; `path` null means it is only compared (test). */
-function valueOf(patch: Patch, operation: JsonObject, path: string[] | null): unknown {
+function operationValue(patch: Patch, operation: JsonObject, path: string[] | null): unknown {
   if (!Object.hasOwn(operation, 'value')) reject("missing 'value'")
   const value = operation.value
   if (path) checkInsert(patch, value, path.length, patch.maxSize)
