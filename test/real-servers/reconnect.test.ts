@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { HttpAgent } from '@ag-ui/client'
 import type { Message, RunAgentInput } from '@ag-ui/core'
-import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore, serializeThread } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore, restoreThread, type SerializedThread, serializeThread } from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectingHttpAgent, connectUrlFor } from './connecting-agent'
 import { type DropProxy, type ProxiedEvent, startDropProxy } from './drop-proxy'
@@ -78,7 +78,7 @@ class LostThreadAgent extends ConnectingHttpAgent {
 /** `url`: the store's built-in transport, with the runtime's connect route as its connectUrl. */
 type AgentKind = 'connecting' | 'plain' | 'lost' | 'url'
 
-function open(agentKind: AgentKind, restore?: ReturnType<AgentStore<WriterState>['serialize']>, threadId: string = randomUUID()): Thread {
+function open(agentKind: AgentKind, saved?: SerializedThread, threadId: string = randomUUID()): Thread {
   const config = { url: runUrl(), threadId }
   const link =
     agentKind === 'url'
@@ -86,7 +86,7 @@ function open(agentKind: AgentKind, restore?: ReturnType<AgentStore<WriterState>
       : { agent: agentKind === 'connecting' ? new ConnectingHttpAgent(config) : agentKind === 'lost' ? new LostThreadAgent(config) : new HttpAgent(config) }
   const errors: AgentStoreError[] = []
   const snapshots: AgentSnapshot<WriterState>[] = []
-  const store = createAgentStore<WriterState>({ ...link, threadId, initialState, predict, restore, onError: (error) => void errors.push(error) })
+  const store = createAgentStore<WriterState>({ ...link, threadId, initialState, predict, restore: restoreThread(saved), onError: (error) => void errors.push(error) })
   store.subscribe((snapshot) => void snapshots.push(snapshot))
   return { threadId, store, errors, snapshots }
 }
@@ -438,7 +438,7 @@ async function savedMidStream(scenario: Scenario, k: number, agentKind: AgentKin
   await before.store.run({ message: scenario.message })
   expect(runsOf(before, scenario).run).toMatchObject({ cut: true })
   expect(saved).toBeDefined()
-  return { threadId: before.threadId, saved: JSON.parse(saved!) as ReturnType<AgentStore<WriterState>['serialize']> }
+  return { threadId: before.threadId, saved: JSON.parse(saved!) as SerializedThread }
 }
 
 describe.each([

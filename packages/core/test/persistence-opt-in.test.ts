@@ -90,4 +90,11 @@ describe('a store without persist or restore', () => {
     expect(createAgentStore<Doc>({ initialState, threadId: 't1', restore: restoreThread(undefined) }).getState()).toStrictEqual(blank)
     expect(createAgentStore<Doc>({ initialState, threadId: 't1', restore: restoreThread(null) }).getState()).toStrictEqual(blank)
   })
+
+  it('a plain object where the factories belong is thrown at creation with what to pass instead', () => {
+    const saved = serializeThread(createAgentStore<Doc>({ initialState, threadId: 't1' }))
+    const message = 'persist takes persistThread(options) and restore takes restoreThread(saved)'
+    expect(() => createAgentStore<Doc>({ initialState, restore: saved as never })).toThrow(new TypeError(message))
+    expect(() => createAgentStore<Doc>({ initialState, persist: { storage: new Map() } as never })).toThrow(new TypeError(message))
+  })
 })

@@ -69,6 +69,10 @@ export function hydrate<S>(hydration: HydrationOptions<S>): Hydration<S> {
   const { persist, restore } = hydration.options
   // With both, `persist` reads `restore` first, and checks it against its own app version.
   const code = persistParts(persist) ?? restoreParts(restore)
+  if (code && typeof code.hydrate !== 'function') {
+    // A plain object where the factories' values belong (the options, or a serialized thread): a programming error.
+    throw new TypeError('persist takes persistThread(options) and restore takes restoreThread(saved)')
+  }
   return code ? code.hydrate(hydration) : startFrom(hydration.given, hydration)
 }
 
