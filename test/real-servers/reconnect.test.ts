@@ -6,7 +6,15 @@
 import { randomUUID } from 'node:crypto'
 import { HttpAgent } from '@ag-ui/client'
 import type { Message, RunAgentInput } from '@ag-ui/core'
-import { type AgentSnapshot, type AgentStore, type AgentStoreError, createAgentStore, restoreThread, type SerializedThread, serializeThread } from '@agent-state/core'
+import {
+  type AgentSnapshot,
+  type AgentStore,
+  type AgentStoreError,
+  createAgentStore,
+  restoreThread,
+  type SerializedThread,
+  serializeThread,
+} from '@agent-state/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectingHttpAgent, connectUrlFor } from './connecting-agent'
 import { type DropProxy, type ProxiedEvent, startDropProxy } from './drop-proxy'
@@ -86,7 +94,14 @@ function open(agentKind: AgentKind, saved?: SerializedThread, threadId: string =
       : { agent: agentKind === 'connecting' ? new ConnectingHttpAgent(config) : agentKind === 'lost' ? new LostThreadAgent(config) : new HttpAgent(config) }
   const errors: AgentStoreError[] = []
   const snapshots: AgentSnapshot<WriterState>[] = []
-  const store = createAgentStore<WriterState>({ ...link, threadId, initialState, predict, restore: restoreThread(saved), onError: (error) => void errors.push(error) })
+  const store = createAgentStore<WriterState>({
+    ...link,
+    threadId,
+    initialState,
+    predict,
+    restore: restoreThread(saved),
+    onError: (error) => void errors.push(error),
+  })
   store.subscribe((snapshot) => void snapshots.push(snapshot))
   return { threadId, store, errors, snapshots }
 }
