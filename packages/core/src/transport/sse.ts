@@ -134,8 +134,8 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
   /** The line still arriving, in pieces. */
   let pieces: Uint8Array[] = []
   let pieceBytes = 0
-  /** The data lines of the event being read, and its size so far (values plus the LFs joining them). */
-  let data: Uint8Array[] = []
+  /** The data lines of the event being read, as text, and its size so far (the bytes of the values plus the LFs joining them). */
+  let data: string[] = []
   let dataBytes = -1
   /** The last chunk ended with CR: a LF opening the next one belongs to the same line ending. */
   let afterCR = false
@@ -143,6 +143,16 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
   /** The standard's last event ID buffer: an `id:` field sets it, and it carries over to later events. */
   let eventId = ''
   let reportedId = ''
+  /**
+   * The chunk being scanned, and its text when every byte of it decodes to one character (ASCII,
+   * in practice): a line of it is then a slice of that text, with no decoder call per line.
+   */
+  let chunk: Uint8Array = new Uint8Array(0)
+  let chunkText: string | undefined
+
+  /** Bytes `start` to `end` of `source` as text: sliced from the chunk's text where it is known, decoded otherwise (same result). */
+  const textOf = (source: Uint8Array, start: number, end: number) =>
+    source === chunk && chunkText !== undefined ? chunkText.slice(start, end) : decode(source.subarray(start, end))
 
   const tooLarge = (): never => {
     throw new AgentStoreError('LIMIT_EXCEEDED', `An event from the agent is larger than maxEventBytes (${maxEventBytes} bytes)`, {
@@ -150,7 +160,10 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     })
   }
 
-  function scan(chunk: Uint8Array) {
+  function scan(next: Uint8Array) {
+    chunk = next
+    const text = decode(chunk)
+    chunkText = text.length === chunk.length ? text : undefined
     let start = 0
     if (afterCR && chunk.length > 0) {
       afterCR = false
@@ -170,7 +183,13 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
         if (Math.max(0, dataBytes) + pieceBytes - FIELD_ROOM > maxEventBytes) tooLarge()
         return
       }
-      endLine(chunk.subarray(start, end))
+      if (pieces.length > 0) {
+        pieces.push(chunk.subarray(start, end))
+        const line = concat(pieces, pieceBytes + end - start)
+        pieces = []
+        pieceBytes = 0
+        endLine(line, 0, line.length)
+      } else endLine(chunk, start, end)
       if (chunk[end] === CR && end + 1 === chunk.length) {
         afterCR = true
         return
@@ -179,33 +198,30 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     }
   }
 
-  function endLine(tail: Uint8Array) {
-    let line = tail
-    if (pieces.length > 0) {
-      pieces.push(tail)
-      line = concat(pieces, pieceBytes + tail.length)
-      pieces = []
-      pieceBytes = 0
-    }
+  /** The line of `source` from `start` to `end` (its line ending left out), read by index: no copy of it is made. */
+  function endLine(source: Uint8Array, from: number, end: number) {
+    let start = from
     if (firstLine) {
       firstLine = false
-      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3)
+      if (source[start] === 0xef && source[start + 1] === 0xbb && source[start + 2] === 0xbf) start += 3
     }
-    if (line.length === 0) return dispatch()
-    if (line[0] === COLON) return // a comment, such as a keep-alive
-    const colon = line.indexOf(COLON)
-    const nameEnd = colon === -1 ? line.length : colon
-    let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1)
-    if (value[0] === SPACE) value = value.subarray(1)
-    if (nameEnd === ID.length && line[0] === ID[0] && line[1] === ID[1]) {
+    if (start === end) return dispatch()
+    if (source[start] === COLON) return // a comment, such as a keep-alive
+    const found = source.indexOf(COLON, start)
+    const nameEnd = found === -1 || found >= end ? end : found
+    let value = nameEnd === end ? end : nameEnd + 1
+    if (value < end && source[value] === SPACE) value++
+    const name = nameEnd - start
+    if (name === ID.length && source[start] === ID[0] && source[start + 1] === ID[1]) {
       // An id with a NULL in it is ignored, as the standard says.
-      if (!value.includes(0)) eventId = decode(value)
+      const nul = source.indexOf(0, value)
+      if (nul === -1 || nul >= end) eventId = textOf(source, value, end)
       return
     }
-    if (nameEnd !== DATA.length || DATA.some((byte, i) => line[i] !== byte)) return // event, retry and unknown fields
-    data.push(value)
-    dataBytes += value.length + 1
+    if (name !== DATA.length || DATA.some((byte, i) => source[start + i] !== byte)) return // event, retry and unknown fields
+    dataBytes += end - value + 1
     if (dataBytes > maxEventBytes) tooLarge()
+    data.push(textOf(source, value, end))
   }
 
   function dispatch() {
@@ -218,8 +234,8 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     data = []
     dataBytes = -1
     // No data, or one empty data line: the standard dispatches nothing.
-    if (lines.length === 0 || (lines.length === 1 && lines[0]!.length === 0)) return
-    const text = lines.length === 1 ? decode(lines[0]!) : lines.map(decode).join('\n')
+    if (lines.length === 0 || (lines.length === 1 && lines[0] === '')) return
+    const text = lines.length === 1 ? lines[0]! : lines.join('\n')
     let event: unknown
     try {
       event = JSON.parse(text)

@@ -23,11 +23,11 @@ const families: Family[] = [
   ['REASONING', '', 'messageId', 'reasoning'],
   ['REASONING_MESSAGE', 'CONTENT', 'messageId', 'reasoning'],
 ]
-/** Each event type of a family, to its family. */
+/** Each event type of a family, to its family and whether it opens (START), streams or closes (END) its id. */
 const familyOf = new Map(
   families.flatMap((family) => {
     const [prefix, stream] = family
-    return (stream ? ['START', stream, 'END'] : ['START', 'END']).map((part): [string, Family] => [`${prefix}_${part}`, family])
+    return (stream ? ['START', stream, 'END'] : ['START', 'END']).map((part): [string, [Family, string]] => [`${prefix}_${part}`, [family, part]])
   }),
 )
 /** "text message", "tool call", "reasoning", "reasoning message". */
@@ -94,11 +94,11 @@ export function lifecycleVerifier(): (event: Fields) => string | undefined {
   }
 
   /** A START opens its id, and the events after it need it open; all keep to its owner. */
-  const familyEvent = (type: string, event: Fields, tag: Owner, family: Family) => {
+  const familyEvent = (type: string, event: Fields, tag: Owner, [family, part]: [Family, string]) => {
     const [, , idField, kind] = family
     const id = event[idField]
     const ids = open.get(family) as Set<unknown>
-    const starts = type.endsWith('_START')
+    const starts = part === 'START'
     if (ids.has(id) === starts) return about(type, nameOf(family), id, starts ? 'is already open' : 'is not open')
     const wrong = foreign(type, tag, kind, id)
     if (wrong) return wrong
@@ -114,7 +114,7 @@ export function lifecycleVerifier(): (event: Fields) => string | undefined {
       ids.add(id)
       claim(kind, id, owner, false)
     }
-    if (type.endsWith('_END')) ids.delete(id)
+    if (part === 'END') ids.delete(id)
     return undefined
   }
 
