@@ -9,7 +9,6 @@ import { createAgentStore, createStoreFrom, storeInternals } from './store'
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
 // its run's state), so no event of one thread can reach another; runs go on in the background.
 // The registry reads like a store: its snapshot is the active thread's, with the list beside it.
-// Its storage is reached only through `persist`: an app that does not save threads does not ship the code.
 
 export interface ThreadSummary {
   readonly id: string
@@ -70,7 +69,8 @@ interface Entry<S> {
 
 export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThreads<S> {
   const { createAgent, persist: persistence, maxThreads = 10, ...shared } = options
-  const saved = persistParts(persistence)?.threads()
+  // The saved-thread code comes with `persist`: a registry without it ships none.
+  const storage = persistParts(persistence)?.threads()
   const live = new Map<string, Entry<S>>()
   const leaving = new Map<string, Entry<S>>()
   // Dropped threads without a storage: kept as their models, which are far smaller than a live store.
@@ -102,7 +102,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const changedHere = new Set<string>()
   /** This tab's deletions in the write in flight: once it has landed, storage holds them. */
   let sending: readonly string[] = []
-  const index = saved?.listWriter(
+  const index = storage?.listWriter(
     indexText,
     () => {
       for (const id of sending) deletedHere.delete(id)
@@ -114,7 +114,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   let disposed = false
   const restoring = readIndex()
   // A list read after dispose() is not taken: the registry shows and writes nothing more.
-  const unwatch = saved?.watch(() => void readStored().then((stored) => disposed || merge(stored)))
+  const unwatch = storage?.watch(() => void readStored().then((stored) => disposed || merge(stored)))
 
   async function indexText(): Promise<string> {
     merge(await readStored())
@@ -125,7 +125,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** The list as storage holds it now; nothing when it cannot be read (the write goes on with this tab's list). */
   async function readStored(): Promise<unknown> {
     try {
-      return await saved!.readList()
+      return await storage!.readList()
     } catch {
       return undefined
     }
@@ -138,8 +138,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    * shows) takes the other tab's: written back, this tab's older one would list it as it no longer
    * opens. Nothing of this tab's is dropped. The list is not written for it: storage has it already.
    */
-  function merge(saved: unknown): void {
-    const { threads, deleted: gone } = (saved ?? {}) as { threads?: unknown; deleted?: unknown }
+  function merge(list: unknown): void {
+    const { threads, deleted: gone } = (list ?? {}) as { threads?: unknown; deleted?: unknown }
     const stored = Array.isArray(threads) ? threads.filter(isSummary) : []
     const removed = new Set(Array.isArray(gone) ? gone.filter((id): id is string => typeof id === 'string') : [])
     for (const id of revived) if (!removed.has(id)) revived.delete(id)
@@ -161,10 +161,10 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   }
 
   function readIndex(): Promise<void> {
-    if (!saved) return Promise.resolve()
+    if (!storage) return Promise.resolve()
     const start = () => index?.start()
     try {
-      const stored = saved.readList()
+      const stored = storage.readList()
       if (!(stored instanceof Promise)) {
         const settling = takeIndex(stored)
         start()
@@ -206,14 +206,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   function reread(id: string): Promise<void> | undefined {
     let value: unknown
     try {
-      value = saved!.readThread(id)
+      value = storage!.readThread(id)
     } catch {
       // Unreadable: opening it reports the error and shows a blank thread.
       value = undefined
     }
     if (!(value instanceof Promise)) return relist(id, value)
     return value.then(
-      (saved) => relist(id, saved),
+      (thread) => relist(id, thread),
       () => relist(id, undefined),
     )
   }
@@ -224,7 +224,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     if (!old) return
     // Restored as opening it would restore it (errors are reported when it is opened).
     const { onError: _onError, ...quiet } = shared
-    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...saved!.opening(value) }).getState()
+    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...storage!.opening(value) }).getState()
     const hasConfirmation = opening.confirmations.length > 0
     if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
     setSummaries(summaries.map((s) => (s === old ? { ...old, status: opening.status, hasConfirmation } : s)))
@@ -259,21 +259,30 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     setSummaries(old ? summaries.map((s) => (s.id === id ? summary : s)) : [summary, ...summaries])
   }
 
+  /** The thread's store in memory: live, being written before it is dropped, or dropped but still held by the app. */
+  function inMemory(id: string): Entry<S> | undefined {
+    return live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
+  }
+
+  /** Takes the thread out of every map of threads in memory. */
+  function release(id: string): void {
+    for (const threads of [live, leaving, detached, dropped]) threads.delete(id)
+  }
+
   function attach(id: string): AgentStore<S> {
-    const found = live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
+    const found = inMemory(id)
     if (found) {
       takeBack(id, found)
       return found.store
     }
-    detached.delete(id)
     const model = dropped.get(id)
-    dropped.delete(id)
+    release(id)
     const store = createStoreFrom<S>(
       {
         ...shared,
         threadId: id,
         ...(createAgent ? { agent: createAgent(id) } : {}),
-        ...(saved ? { persist: saved.thread(id) } : {}),
+        ...(storage ? { persist: storage.thread(id) } : {}),
       },
       model,
     )
@@ -296,10 +305,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** Most recently used last: the first entries are the ones to drop. */
   function takeBack(id: string, entry: Entry<S>) {
     const wasDetached = !live.has(id) && !leaving.has(id)
-    leaving.delete(id)
-    detached.delete(id)
-    dropped.delete(id)
-    live.delete(id)
+    release(id)
     live.set(id, entry)
     if (wasDetached) {
       storeInternals(entry.store).resume()
@@ -316,7 +322,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       live.delete(id)
       // Still subscribed: the listener takes the store back if the app goes on using it.
       detached.set(id, new WeakRef(entry))
-      if (!saved) {
+      if (!storage) {
         dropped.set(id, storeInternals<S>(entry.store).model())
         continue
       }
@@ -332,19 +338,16 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    */
   async function letGo(id: string, entry: Entry<S>): Promise<void> {
     const internals = storeInternals(entry.store)
-    const saved = await internals.flush()
-    if (!saved || leaving.get(id) !== entry) return
+    const written = await internals.flush()
+    if (!written || leaving.get(id) !== entry) return
     leaving.delete(id)
     void internals.stop()
   }
 
   /** Stops the thread's run and removes it from memory, then from storage. */
   async function forget(threadId: string): Promise<void> {
-    const entry = live.get(threadId) ?? leaving.get(threadId) ?? detached.get(threadId)?.deref()
-    live.delete(threadId)
-    leaving.delete(threadId)
-    detached.delete(threadId)
-    dropped.delete(threadId)
+    const entry = inMemory(threadId)
+    release(threadId)
     changedHere.delete(threadId)
     let saving: Promise<void> | undefined
     if (entry) {
@@ -355,7 +358,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     try {
       // After the save in flight: a storage that does not keep request order would land it after the removal.
       await saving
-      await saved?.remove(threadId)
+      await storage?.remove(threadId)
     } catch (error) {
       report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { reason: 'remove', cause: error }))
     }
@@ -364,7 +367,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** The stored list when the storage answers synchronously; undefined otherwise. */
   function readNow(): unknown {
     try {
-      const stored = saved!.readList()
+      const stored = storage!.readList()
       if (!(stored instanceof Promise)) return stored
       // An async storage answers later: its list arrives with the next write or `watch` call.
       stored.catch(() => undefined)
@@ -397,7 +400,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     store(threadId) {
       checkOpen()
       // Created in another tab since this one last read the list: a synchronous storage tells at once.
-      if (!known(threadId) && saved) {
+      if (!known(threadId) && storage) {
         const stored = readNow()
         if (stored !== undefined) merge(stored)
       }
@@ -435,10 +438,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
         }),
       )
       await index?.stop()
-      live.clear()
-      leaving.clear()
-      detached.clear()
-      dropped.clear()
+      for (const threads of [live, leaving, detached, dropped]) threads.clear()
     },
   }
 }
