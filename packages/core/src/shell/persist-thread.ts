@@ -82,8 +82,7 @@ function savedThreads(options: PersistOptions): SavedThreads {
   const at = (key: string): PersistOptions => ({ ...options, key: `${prefix}:${key}` })
   const list = at('threads')
   // The app's version and migrate, with a storage that keeps nothing: a store that only reads.
-  const { version, migrate } = options
-  const readOnly = persistThread({ storage: nowhere, ...(version === undefined ? {} : { version }), ...(migrate ? { migrate } : {}) })
+  const readOnly = persistThread({ ...options, storage: nowhere })
   return {
     thread: (threadId) => persistThread(at(threadId)),
     readList: () => read(list),
