@@ -53,6 +53,12 @@ describe('a store without persist or restore', () => {
     ])
   })
 
+  it('a threads registry without persist bundles none either; persistThread brings the same files as on one store', async () => {
+    expect(savedThreadCode(await bundledFiles('createAgentThreads'))).toStrictEqual([])
+    const onThreads = savedThreadCode(await bundledFiles('createAgentThreads, persistThread'))
+    expect(onThreads).toStrictEqual(savedThreadCode(await bundledFiles('createAgentStore, persistThread')))
+  })
+
   it('runs, and its thread goes through serializeThread and restoreThread equal', async () => {
     const agent = new ScriptedAgent({
       threadId: 't1',

@@ -56,6 +56,31 @@ interface SavedThreadCode {
 
 export interface PersistParts extends SavedThreadCode {
   readonly options: PersistOptions
+  /** The saved-thread code of a threads registry given this `persist`. */
+  threads(): SavedThreads
+}
+
+/** What the threads registry reaches through its `persist`: each thread under `${key}:${threadId}`, the list under `${key}:threads`. */
+export interface SavedThreads {
+  thread(threadId: string): ThreadPersistence
+  /** The stored list, parsed, or a promise of it; throws (or rejects) when it cannot be read. */
+  readList(): unknown
+  /** A stored thread, parsed, or a promise of it; throws (or rejects) when it cannot be read. */
+  readThread(threadId: string): unknown
+  /** The ordered writer of the list; `landed` is called once a write has reached storage. */
+  listWriter(text: () => Promise<string>, landed: () => void, report: (error: AgentStoreError) => void): ListWriter
+  /** The options of a store that shows a stored thread as opening it would, and writes nothing. */
+  opening(saved: unknown): Pick<AgentStoreOptions<unknown>, 'persist' | 'restore'>
+  remove(threadId: string): unknown
+  /** Calls `changed` when another tab writes the list; gives what stops it, if anything does. */
+  watch(changed: () => void): unknown
+}
+
+export interface ListWriter {
+  changed(urgent: boolean): void
+  start(): void
+  flush(): Promise<boolean>
+  stop(): Promise<void>
 }
 
 export interface RestoreParts extends SavedThreadCode {

@@ -1,13 +1,14 @@
 import { AgentStoreError } from '../errors'
 import type { Model } from '../machine/model'
 import { startingModel } from '../machine/restore'
-import { createPersister, isPromise, loadPersisted } from '../persistence/writer'
-import type { PersistOptions, ThreadPersistence } from '../types'
-import { type Hydration, type HydrationOptions, type PersistParts, restoreParts, startFrom } from './hydration'
-import { notRestored, readSaved } from './restore-thread'
+import { createPersister, createWriter, isPromise, loadPersisted, persistKey } from '../persistence/writer'
+import type { PersistOptions, SerializedThread, ThreadPersistence } from '../types'
+import { type Hydration, type HydrationOptions, type PersistParts, restoreParts, type SavedThreads, startFrom } from './hydration'
+import { notRestored, readSaved, restoreThread } from './restore-thread'
 
 // A store's thread saved after changes and read back when the store is made, from a storage that
-// answers now or later (then the store starts blank and takes the thread when it arrives).
+// answers now or later (then the store starts blank and takes the thread when it arrives). The
+// threads registry reaches its storage through here too: each thread's, and the list's.
 
 /**
  * The `persist` option of a store (or of the threads registry): saves the thread after changes and
@@ -15,7 +16,7 @@ import { notRestored, readSaved } from './restore-thread'
  * threads does not ship the code that reads and writes them.
  */
 export function persistThread(options: PersistOptions): ThreadPersistence {
-  const parts: PersistParts = { options, hydrate: (hydration) => hydratePersisted(options, hydration) }
+  const parts: PersistParts = { options, hydrate: (hydration) => hydratePersisted(options, hydration), threads: () => savedThreads(options) }
   return parts as unknown as ThreadPersistence
 }
 
@@ -73,4 +74,52 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
     stop: () => persister.stop(),
     resume: () => persister.resume(),
   }
+}
+
+/** The threads registry's storage: what it needs of the saved-thread code, reached only through its `persist`. */
+function savedThreads(options: PersistOptions): SavedThreads {
+  const prefix = persistKey(options)
+  const at = (key: string): PersistOptions => ({ ...options, key: `${prefix}:${key}` })
+  const list = at('threads')
+  // The app's version and migrate, with a storage that keeps nothing: a store that only reads.
+  const readOnly = persistThread({ ...options, storage: nowhere })
+  return {
+    thread: (threadId) => persistThread(at(threadId)),
+    readList: () => read(list),
+    readThread: (threadId) => read(at(threadId)),
+    listWriter(text, landed, report) {
+      const { storage } = list
+      const landing = {
+        getItem: (key: string) => storage.getItem(key),
+        removeItem: (key: string) => storage.removeItem(key),
+        async setItem(key: string, value: string) {
+          await storage.setItem(key, value)
+          landed()
+        },
+      }
+      return createWriter({ ...list, storage: landing }, text, report)
+    },
+    opening: (saved) => ({ persist: readOnly, ...(saved == null ? {} : { restore: restoreThread(saved as SerializedThread) }) }),
+    remove: (threadId) => options.storage.removeItem(`${prefix}:${threadId}`),
+    watch: (changed) => watchList(list, `${prefix}:threads`, changed),
+  }
+}
+
+/** What storage holds under the key: a native promise of it when the storage answers later. */
+function read(options: PersistOptions): unknown {
+  const saved = loadPersisted(options)
+  return isPromise(saved) ? Promise.resolve(saved) : saved
+}
+
+const nowhere: PersistOptions['storage'] = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined }
+
+/** Follows the list in other tabs: through the app's own `watch`, or the page's `storage` event when the storage is its Web Storage. */
+function watchList(list: PersistOptions, key: string, changed: () => void): unknown {
+  if (list.watch) return list.watch(key, changed)
+  if (typeof addEventListener !== 'function' || typeof Storage !== 'function' || !(list.storage instanceof Storage)) return undefined
+  const listener = (event: StorageEvent) => {
+    if (event.storageArea === list.storage && (event.key === key || event.key === null)) changed()
+  }
+  addEventListener('storage', listener)
+  return () => removeEventListener('storage', listener)
 }

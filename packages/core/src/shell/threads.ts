@@ -1,12 +1,10 @@
 import { AgentStoreError, messageOf } from '../errors'
 import { createId } from '../ids'
-import { createWriter, isPromise, loadPersisted } from '../persistence/writer'
-import type { AgentSnapshot, AgentStore, AgentStoreOptions, AgUiAgent, PersistOptions, RunStatus, SerializedThread, ThreadPersistence } from '../types'
+import type { Model } from '../machine/model'
+import type { AgentSnapshot, AgentStore, AgentStoreOptions, AgUiAgent, RunStatus, ThreadPersistence } from '../types'
 import { persistParts } from './hydration'
 import { createListenerSet } from './listeners'
-import { persistThread } from './persist-thread'
-import { restoreThread, serializeThread } from './restore-thread'
-import { createAgentStore, storeInternals } from './store'
+import { createAgentStore, createStoreFrom, storeInternals } from './store'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
 // its run's state), so no event of one thread can reach another; runs go on in the background.
@@ -71,12 +69,12 @@ interface Entry<S> {
 
 export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThreads<S> {
   const { createAgent, persist: persistence, maxThreads = 10, ...shared } = options
-  const persist = persistParts(persistence)?.options
-  const prefix = persist?.key ?? 'agent-state'
+  // The saved-thread code comes with `persist`: a registry without it ships none.
+  const storage = persistParts(persistence)?.threads()
   const live = new Map<string, Entry<S>>()
   const leaving = new Map<string, Entry<S>>()
-  // Dropped threads without a storage: kept as saved values, which are far smaller than a live store.
-  const dropped = new Map<string, SerializedThread>()
+  // Dropped threads without a storage: kept as their models, which are far smaller than a live store.
+  const dropped = new Map<string, Model<S>>()
   // Dropped stores, while the app may still hold one: that store, not a second one, is the thread.
   const detached = new Map<string, WeakRef<Entry<S>>>()
   const blank = createAgentStore<S>(shared).getState()
@@ -94,7 +92,6 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   )
   // Another tab may write the list too: each write merges what storage holds, and a thread deleted
   // anywhere is remembered (a few hundred ids) so that no tab lists it again.
-  const indexOptions = persist && { ...persist, key: `${prefix}:threads` }
   /** Threads deleted, as storage last said plus this tab's deletions: no tab lists them again. */
   let deleted = new Set<string>()
   /** Deleted here, until a write of the list has carried the deletion to storage. */
@@ -105,30 +102,19 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const changedHere = new Set<string>()
   /** This tab's deletions in the write in flight: once it has landed, storage holds them. */
   let sending: readonly string[] = []
-  const index = indexOptions
-    ? createWriter(
-        {
-          ...indexOptions,
-          storage: {
-            getItem: (key) => indexOptions.storage.getItem(key),
-            removeItem: (key) => indexOptions.storage.removeItem(key),
-            async setItem(key, value) {
-              const sent = sending
-              await indexOptions.storage.setItem(key, value)
-              for (const id of sent) deletedHere.delete(id)
-            },
-          },
-        },
-        indexText,
-        report,
-      )
-    : undefined
+  const index = storage?.listWriter(
+    indexText,
+    () => {
+      for (const id of sending) deletedHere.delete(id)
+    },
+    report,
+  )
   const first: ThreadsSnapshot<S> = { ...blank, threads: summaries, activeThreadId }
   let snapshot = first
   let disposed = false
   const restoring = readIndex()
   // A list read after dispose() is not taken: the registry shows and writes nothing more.
-  const unwatch = indexOptions && watchOf(indexOptions)?.(indexOptions.key, () => void readStored().then((saved) => disposed || merge(saved)))
+  const unwatch = storage?.watch(() => void readStored().then((stored) => disposed || merge(stored)))
 
   async function indexText(): Promise<string> {
     merge(await readStored())
@@ -139,7 +125,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** The list as storage holds it now; nothing when it cannot be read (the write goes on with this tab's list). */
   async function readStored(): Promise<unknown> {
     try {
-      return await loadPersisted(indexOptions!)
+      return await storage!.readList()
     } catch {
       return undefined
     }
@@ -152,8 +138,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    * shows) takes the other tab's: written back, this tab's older one would list it as it no longer
    * opens. Nothing of this tab's is dropped. The list is not written for it: storage has it already.
    */
-  function merge(saved: unknown): void {
-    const { threads, deleted: gone } = (saved ?? {}) as { threads?: unknown; deleted?: unknown }
+  function merge(list: unknown): void {
+    const { threads, deleted: gone } = (list ?? {}) as { threads?: unknown; deleted?: unknown }
     const stored = Array.isArray(threads) ? threads.filter(isSummary) : []
     const removed = new Set(Array.isArray(gone) ? gone.filter((id): id is string => typeof id === 'string') : [])
     for (const id of revived) if (!removed.has(id)) revived.delete(id)
@@ -175,18 +161,16 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   }
 
   function readIndex(): Promise<void> {
-    if (!persist) return Promise.resolve()
+    if (!storage) return Promise.resolve()
     const start = () => index?.start()
     try {
-      const saved = loadPersisted({ ...persist, key: `${prefix}:threads` })
-      if (!isPromise(saved)) {
-        const settling = takeIndex(saved)
+      const stored = storage.readList()
+      if (!(stored instanceof Promise)) {
+        const settling = takeIndex(stored)
         start()
         return settling
       }
-      return Promise.resolve(saved)
-        .then(takeIndex, (error) => report(indexError(error)))
-        .finally(start)
+      return stored.then(takeIndex, (error) => report(indexError(error))).finally(start)
     } catch (error) {
       report(indexError(error))
       start()
@@ -198,14 +182,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    * The saved list, and the thread that was shown, opened again unless the app has opened one already.
    * Resolves once the list shows what each thread will be when opened.
    */
-  function takeIndex(saved: unknown): Promise<void> {
+  function takeIndex(stored: unknown): Promise<void> {
     if (disposed) return Promise.resolve()
-    const { threads, activeThreadId: shown } = (saved ?? {}) as { threads?: unknown; activeThreadId?: unknown }
+    const { threads, activeThreadId: shown } = (stored ?? {}) as { threads?: unknown; activeThreadId?: unknown }
     if (!Array.isArray(threads)) return Promise.resolve()
     const known = new Set(summaries.map((s) => s.id))
     const found = threads.filter((s): s is ThreadSummary => isSummary(s) && !known.has(s.id))
     if (found.length > 0) setSummaries([...summaries, ...found])
-    merge(saved)
+    merge(stored)
     if (activeThreadId === undefined && typeof shown === 'string' && found.some((s) => s.id === shown)) {
       activeThreadId = shown
       attach(shown)
@@ -222,14 +206,14 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   function reread(id: string): Promise<void> | undefined {
     let value: unknown
     try {
-      value = loadPersisted({ ...persist!, key: `${prefix}:${id}` })
+      value = storage!.readThread(id)
     } catch {
       // Unreadable: opening it reports the error and shows a blank thread.
       value = undefined
     }
-    if (!isPromise(value)) return relist(id, value)
+    if (!(value instanceof Promise)) return relist(id, value)
     return value.then(
-      (saved) => relist(id, saved),
+      (thread) => relist(id, thread),
       () => relist(id, undefined),
     )
   }
@@ -240,15 +224,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     if (!old) return
     // Restored as opening it would restore it (errors are reported when it is opened).
     const { onError: _onError, ...quiet } = shared
-    // The app's version and migrate too, with a storage that keeps nothing: this store only reads.
-    const { version, migrate } = persist!
-    const versioning = { storage: nowhere, ...(version === undefined ? {} : { version }), ...(migrate ? { migrate } : {}) }
-    const opening = createAgentStore<S>({
-      ...quiet,
-      threadId: id,
-      persist: persistThread(versioning),
-      ...(value == null ? {} : { restore: restoreThread(value as SerializedThread) }),
-    }).getState()
+    const opening = createAgentStore<S>({ ...quiet, threadId: id, ...storage!.opening(value) }).getState()
     const hasConfirmation = opening.confirmations.length > 0
     if (opening.status === old.status && hasConfirmation === old.hasConfirmation) return
     setSummaries(summaries.map((s) => (s === old ? { ...old, status: opening.status, hasConfirmation } : s)))
@@ -283,22 +259,33 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     setSummaries(old ? summaries.map((s) => (s.id === id ? summary : s)) : [summary, ...summaries])
   }
 
+  /** The thread's store in memory: live, being written before it is dropped, or dropped but still held by the app. */
+  function inMemory(id: string): Entry<S> | undefined {
+    return live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
+  }
+
+  /** Takes the thread out of every map of threads in memory. */
+  function release(id: string): void {
+    for (const threads of [live, leaving, detached, dropped]) threads.delete(id)
+  }
+
   function attach(id: string): AgentStore<S> {
-    const found = live.get(id) ?? leaving.get(id) ?? detached.get(id)?.deref()
+    const found = inMemory(id)
     if (found) {
       takeBack(id, found)
       return found.store
     }
-    detached.delete(id)
-    const restore = dropped.get(id)
-    dropped.delete(id)
-    const store = createAgentStore<S>({
-      ...shared,
-      threadId: id,
-      ...(createAgent ? { agent: createAgent(id) } : {}),
-      ...(restore ? { restore: restoreThread(restore) } : {}),
-      ...(persist ? { persist: persistThread({ ...persist, key: `${prefix}:${id}` }) } : {}),
-    })
+    const model = dropped.get(id)
+    release(id)
+    const store = createStoreFrom<S>(
+      {
+        ...shared,
+        threadId: id,
+        ...(createAgent ? { agent: createAgent(id) } : {}),
+        ...(storage ? { persist: storage.thread(id) } : {}),
+      },
+      model,
+    )
     const unsubscribe = store.subscribe((state, previous) => {
       // A dropped store the app still holds and changes: it is the thread again (saved and listed).
       if (!live.has(id)) takeBack(id, entry)
@@ -318,10 +305,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** Most recently used last: the first entries are the ones to drop. */
   function takeBack(id: string, entry: Entry<S>) {
     const wasDetached = !live.has(id) && !leaving.has(id)
-    leaving.delete(id)
-    detached.delete(id)
-    dropped.delete(id)
-    live.delete(id)
+    release(id)
     live.set(id, entry)
     if (wasDetached) {
       storeInternals(entry.store).resume()
@@ -338,8 +322,8 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
       live.delete(id)
       // Still subscribed: the listener takes the store back if the app goes on using it.
       detached.set(id, new WeakRef(entry))
-      if (!persist) {
-        dropped.set(id, serializeThread(entry.store))
+      if (!storage) {
+        dropped.set(id, storeInternals<S>(entry.store).model())
         continue
       }
       // Alive until the storage has its last value: opened again meanwhile, it is taken back as it is.
@@ -354,19 +338,16 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
    */
   async function letGo(id: string, entry: Entry<S>): Promise<void> {
     const internals = storeInternals(entry.store)
-    const saved = await internals.flush()
-    if (!saved || leaving.get(id) !== entry) return
+    const written = await internals.flush()
+    if (!written || leaving.get(id) !== entry) return
     leaving.delete(id)
     void internals.stop()
   }
 
   /** Stops the thread's run and removes it from memory, then from storage. */
   async function forget(threadId: string): Promise<void> {
-    const entry = live.get(threadId) ?? leaving.get(threadId) ?? detached.get(threadId)?.deref()
-    live.delete(threadId)
-    leaving.delete(threadId)
-    detached.delete(threadId)
-    dropped.delete(threadId)
+    const entry = inMemory(threadId)
+    release(threadId)
     changedHere.delete(threadId)
     let saving: Promise<void> | undefined
     if (entry) {
@@ -377,7 +358,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     try {
       // After the save in flight: a storage that does not keep request order would land it after the removal.
       await saving
-      await persist?.storage.removeItem(`${prefix}:${threadId}`)
+      await storage?.remove(threadId)
     } catch (error) {
       report(new AgentStoreError('PERSIST', `The thread could not be removed from storage: ${messageOf(error)}`, { reason: 'remove', cause: error }))
     }
@@ -386,10 +367,10 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   /** The stored list when the storage answers synchronously; undefined otherwise. */
   function readNow(): unknown {
     try {
-      const saved = loadPersisted(indexOptions!)
-      if (!isPromise(saved)) return saved
+      const stored = storage!.readList()
+      if (!(stored instanceof Promise)) return stored
       // An async storage answers later: its list arrives with the next write or `watch` call.
-      saved.catch(() => undefined)
+      stored.catch(() => undefined)
       return undefined
     } catch {
       return undefined
@@ -419,9 +400,9 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
     store(threadId) {
       checkOpen()
       // Created in another tab since this one last read the list: a synchronous storage tells at once.
-      if (!known(threadId) && indexOptions) {
-        const saved = readNow()
-        if (saved !== undefined) merge(saved)
+      if (!known(threadId) && storage) {
+        const stored = readNow()
+        if (stored !== undefined) merge(stored)
       }
       return known(threadId) ? attach(threadId) : undefined
     },
@@ -457,10 +438,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
         }),
       )
       await index?.stop()
-      live.clear()
-      leaving.clear()
-      detached.clear()
-      dropped.clear()
+      for (const threads of [live, leaving, detached, dropped]) threads.clear()
     },
   }
 }
@@ -471,8 +449,6 @@ function titleOf<S>(snapshot: AgentSnapshot<S>): string | undefined {
   if (!text) return undefined
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text
 }
-
-const nowhere: PersistOptions['storage'] = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined }
 
 /** Deletions remembered in the stored list, so that another tab does not list those threads again. */
 const MAX_DELETED = 200
@@ -489,24 +465,6 @@ const isSummary = (value: unknown): value is ThreadSummary => {
     typeof summary.updatedAt === 'number' &&
     typeof summary.hasConfirmation === 'boolean'
   )
-}
-
-/** Where the storage is the page's Web Storage, its `storage` event; else the app's own `watch`, if any. */
-function watchOf(options: PersistOptions): PersistOptions['watch'] {
-  if (options.watch) return options.watch
-  type Listener = (event: { key: string | null; storageArea: unknown }) => void
-  const page = globalThis as {
-    addEventListener?: (type: 'storage', listener: Listener) => void
-    removeEventListener?: (type: 'storage', listener: Listener) => void
-  }
-  if (typeof page.addEventListener !== 'function' || typeof Storage !== 'function' || !(options.storage instanceof Storage)) return undefined
-  return (key, changed) => {
-    const listener = (event: { key: string | null; storageArea: unknown }) => {
-      if (event.storageArea === options.storage && (event.key === key || event.key === null)) changed()
-    }
-    page.addEventListener?.('storage', listener)
-    return () => page.removeEventListener?.('storage', listener)
-  }
 }
 
 const indexError = (error: unknown) =>

@@ -1,9 +1,12 @@
 // Dropping threads from memory (maxThreads): a thread with a request in flight stays, including
 // one whose reconnect() is still passing over the server's replay (it shows `idle` meanwhile); and
-// a dropped store the app still holds stays the thread: no second store, no second resume.
+// a dropped store the app still holds stays the thread: no second store, no second resume; without a
+// storage, one the app let go of comes back from memory as it was.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { createAgentThreads, persistThread } from '../../src'
+import { type AgentThreads, createAgentThreads, persistThread } from '../../src'
 import { ConnectingAgent, settle } from './support-storages'
 import { type Doc, MapStorage } from './support-threads'
 
@@ -15,7 +18,35 @@ const text = (messageId: string, delta: string): BaseEvent[] => [
   { type: 'TEXT_MESSAGE_END', messageId } as BaseEvent,
 ]
 
+/** A full garbage collection, for a test that needs a dropped store gone. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
+
+/** Thread a, changed through apply() and setState, then dropped by opening b; the app keeps only a weak reference to a's store. */
+function dropThreadA(threads: AgentThreads<Doc>) {
+  const a = threads.open('a')
+  a.apply([started('r1'), ...text('m1', 'Kept in memory'), finished('r1')])
+  a.setState({ notes: 2 })
+  threads.open('b')
+  return { shown: a.getState(), held: new WeakRef(a) }
+}
+
 describe('a thread dropped from memory', () => {
+  it('without persist, one the app no longer holds comes back as it was, in a new store', async () => {
+    const gc = collector()
+    const threads = createAgentThreads<Doc>({ initialState: {}, maxThreads: 1 })
+    const { shown, held } = dropThreadA(threads)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    gc()
+    expect(held.deref()).toBeUndefined()
+    const a = threads.store('a')!
+    expect(a.getState()).toStrictEqual(shown)
+    expect(a.getState().messages.map((message) => message.content)).toStrictEqual(['Kept in memory'])
+    expect(threads.getState().threads.map((summary) => summary.id)).toStrictEqual(['b', 'a'])
+  })
+
   it('is not dropped while its reconnect() replay is in flight', async () => {
     const agents = new Map<string, ConnectingAgent>()
     const threads = createAgentThreads<Doc>({
