@@ -145,8 +145,8 @@ function initialStateOf<S>(options: AgentStoreOptions<S>): S {
   return initialState
 }
 
-/** The app's onError; one that throws must not break the store either. */
-const reporter =
+/** The app's onError; one that throws must not break the store (or the threads registry) either. */
+export const reporter =
   <S>(options: AgentStoreOptions<S>) =>
   (error: AgentStoreError) => {
     try {

@@ -4,7 +4,7 @@ import type { Model } from '../machine/model'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, AgUiAgent, RunStatus, ThreadPersistence } from '../types'
 import { persistParts } from './hydration'
 import { createListenerSet } from './listeners'
-import { createAgentStore, createStoreFrom, storeInternals } from './store'
+import { createAgentStore, createStoreFrom, reporter, storeInternals } from './store'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
 // its run's state), so no event of one thread can reach another; runs go on in the background.
@@ -80,13 +80,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const blank = createAgentStore<S>(shared).getState()
   let summaries: readonly ThreadSummary[] = []
   let activeThreadId: string | undefined
-  const report = (error: AgentStoreError) => {
-    try {
-      shared.onError?.(error)
-    } catch {
-      // An onError that throws must not break the registry either.
-    }
-  }
+  const report = reporter(shared)
   const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) =>
     report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error })),
   )
