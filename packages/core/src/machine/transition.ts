@@ -70,7 +70,8 @@ export function transition<S>(model: Model<S>, input: Input<S>, config: MachineC
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
   const next = withRequestShown(step.model)
-  if (config.persists && next !== model) return { model: next, effects: withWrite(input, model, step) }
+  // A token's step that receive() found written later is complete as it is: no copy per token.
+  if (config.persists && next !== model && step.effects !== tokenWrittenLater) return { model: next, effects: withWrite(input, model, step) }
   return next === step.model ? step : { model: next, effects: step.effects }
 }
 
@@ -144,6 +145,7 @@ const isStreamed = (type: EventType) =>
 
 /** One event from the server or from apply(): all of it, or (with an error) none of it. */
 function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
+  const before = model
   // A request the store has let go of (aborted, ended, superseded) changes nothing any more.
   if (requestId !== undefined && model.request?.id !== requestId) return unchanged(model)
   if (requestId !== undefined && model.request!.rejoining) {
@@ -169,7 +171,7 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     } else next = reduceOne(delivered, event, effects, config, memo)
     if (isTerminal(type) && requestId !== undefined) effects.push(release(requestId, 'drain'))
     const token = isStreamed(type)
-    if (effects.length === 0) return { model: next, effects: token ? tokenShown : shownOnly }
+    if (effects.length === 0) return { model: next, effects: token ? tokenEffects(before, delivered, next, config) : shownOnly }
     effects.push(token ? showToken : show)
     return { model: next, effects }
   } catch (error) {
@@ -177,6 +179,13 @@ function receive<S>(model: Model<S>, raw: unknown, requestId: string | undefined
     return malformed(delivered, raw, toError(error, 'INVALID_EVENT'), requestId, config)
   }
 }
+
+/**
+ * A token's effects. In a persisted store, one that changed the model as it came (no rejoin rebuilt
+ * the run, no answer was delivered) is written later (see `persistence`): one shared list, no step copied per token.
+ */
+const tokenEffects = <S>(before: Model<S>, delivered: Model<S>, next: Model<S>, config: MachineConfig<S>) =>
+  config.persists && delivered === before && next !== before ? tokenWrittenLater : tokenShown
 
 /** The resumed run's first event: the answers it carried have reached the server. */
 function deliver<S>(model: Model<S>): Model<S> {
