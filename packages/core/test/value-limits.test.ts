@@ -7,7 +7,7 @@ import { ev, ManualAgent, recordedStore, rejectionOf } from './helpers'
 // Every value the store keeps besides the state (metadata, a run's input and result, interrupts,
 // subagent results, on_interrupt values, a snapshot's messages, run options) is saved with the
 // thread. One deeper than the state's limits is refused with LIMIT_EXCEEDED, as a state would be,
-// so that serialize() and every later save still work.
+// so that serializeThread() and every later save still work.
 
 const LEVELS = 100_000
 

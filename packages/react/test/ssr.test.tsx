@@ -1,4 +1,4 @@
-// Server rendering with a thread (issue 13): the server renders a store, embeds its serialize(), the
+// Server rendering with a thread (issue 13): the server renders a store, embeds serializeThread(store), the
 // client restores from that JSON and hydrates. The first client render must equal the server's.
 import type { BaseEvent } from '@ag-ui/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
@@ -136,7 +136,7 @@ describe('server rendering a thread (React)', () => {
   })
 
   it('hydrates a thread the server built by applying events in the same request', () => {
-    // A server that runs the agent (or applies a recording) and renders in one request, then embeds serialize().
+    // A server that runs the agent (or applies a recording) and renders in one request, then embeds serializeThread(store).
     const server = createAgentStore(options())
     server.apply(firstRun)
     const { html, container, hydration, recoverable } = serverThenClient(server, new ScriptedAgent({ runs: [resumedRun] }))

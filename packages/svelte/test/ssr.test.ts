@@ -1,4 +1,4 @@
-// Server rendering with a thread (issue 13): the server renders a store, embeds its serialize(), the
+// Server rendering with a thread (issue 13): the server renders a store, embeds serializeThread(store), the
 // client restores from that JSON and hydrates. The first client render must equal the server's.
 //
 // This project resolves `svelte` with the browser condition and compiles components for the client,

@@ -1,4 +1,4 @@
-// Server rendering with a thread (issue 13): the server renders a store, embeds its serialize(), the
+// Server rendering with a thread (issue 13): the server renders a store, embeds serializeThread(store), the
 // client restores from that JSON and hydrates. The first client render must equal the server's.
 import type { BaseEvent } from '@ag-ui/core'
 import { ScriptedAgent } from '@agent-state/core/testing'

@@ -374,7 +374,7 @@ export class World {
     const latest = createAgentStore<Doc>({ initialState, threadId: thread.id, restore: restoreThread(serializeThread(store)) }).getState()
     if (!strictlyEqual(comparable(back), comparable(latest)))
       violate('saved-latest', `${thread.id}: after flush() storage restores to ${describe(comparable(back))}, the store to ${describe(comparable(latest))}`)
-    // `serialize()`: "the thread as plain JSON, for `restore`"; only "a damaged one or of another version is refused"
+    // `serializeThread()`: "the thread as plain JSON, for `restore`"; only "a damaged one or of another version is refused"
     if (errors.length > 0) violate('restore-accepted', `${thread.id}: its own saved thread is refused: ${errors.map((e) => e.message).join('; ')}`)
     // "What is not [restored]: a request. A thread saved while a run streamed comes back as abort() would leave it"
     if (back.status === 'running') violate('restored-running', `${thread.id} restores as running, with no request`)

@@ -1,7 +1,7 @@
 // Issue 13: a saved thread that cannot be continued (another version, a damaged storage, a value
 // that is not a thread at all) is refused with RESTORE and a reason, reported once, shown as the
 // store's error, and the store starts from initialState, usable. Nothing throws while the store is
-// created (that happens during render). And what serialize() returns is plain JSON.
+// created (that happens during render). And what serializeThread() returns is plain JSON.
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStore, type AgentStoreError, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '../../src'
@@ -230,7 +230,7 @@ function expectPlainJson(value: unknown, path = '$'): void {
   for (const [key, item] of Object.entries(value as object)) expectPlainJson(item, `${path}.${key}`)
 }
 
-describe('serialize(): plain JSON in every state of a thread', () => {
+describe('serializeThread(): plain JSON in every state of a thread', () => {
   async function states(): Promise<[string, AgentStore<Doc>][]> {
     const found: [string, AgentStore<Doc>][] = []
     const keep = (what: string, store: AgentStore<Doc>) => found.push([what, store])
@@ -305,7 +305,7 @@ describe('serialize(): plain JSON in every state of a thread', () => {
     }
   })
 
-  it('serialize() takes a copy: changing the value it returned changes nothing in the store', () => {
+  it('serializeThread() takes a copy: changing the value it returned changes nothing in the store', () => {
     const store = createAgentStore<Doc>({ initialState, threadId: THREAD })
     store.apply(conversation)
     const before = JSON.stringify(store.getState())
