@@ -34,8 +34,8 @@ export interface HttpEndpoint {
  * Streams one run from an AG-UI endpoint over HTTP, with the contract of `connectRun`: one call
  * is one run, nothing after its first RUN_FINISHED or RUN_ERROR is handed on, and the response is
  * then drained for `drainMs` (a completed request in the browser's network panel) before it is
- * cancelled. Events are handed on as parsed, their lifecycle order verified as connectRun's
- * verifyEvents does; chunks are not expanded, as the store expands them itself.
+ * cancelled. Events are handed on as parsed, their lifecycle order verified by the run guard both
+ * transports share; chunks are not expanded, as the store expands them itself.
  */
 export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   const run = framedRun(handlers, options)
@@ -99,17 +99,17 @@ interface Request {
 
 /** The run's rules with the framer in front: the readers hand it the body's bytes. */
 interface FramedRun extends RunGuard {
-  /** Body bytes, in any slicing. Garbage after the run's end is never the run's failure, but the reading stops. */
-  bytes(chunk: Uint8Array): void
+  /** Body bytes, in any slicing (with their text when the reader has it). Garbage after the run's end is never the run's failure, but the reading stops. */
+  bytes(chunk: Uint8Array, text?: string): void
 }
 
 function framedRun(handlers: RunHandlers, options: ConnectOptions): FramedRun {
   const run = createRunGuard(handlers, options)
   const framer = createSseFramer(options.maxEventBytes ?? defaultLimits.maxEventBytes, run.event, run.eventId)
   return Object.assign(run, {
-    bytes(chunk: Uint8Array) {
+    bytes(chunk: Uint8Array, text?: string) {
       run.touch()
-      const error = framer.push(chunk)
+      const error = framer.push(chunk, text)
       if (error) run.stop(error)
     },
   })
@@ -148,7 +148,7 @@ async function readWithFetch(request: Request, run: FramedRun) {
       // A fetch that cannot stream (an injected one): the body whole, through the same framer.
       const text = await response.text()
       if (!run.open) return
-      run.bytes(utf8Encoder()(text))
+      run.bytes(utf8Encoder()(text), text)
       return run.complete()
     }
     run.onCancel = () => {
@@ -221,7 +221,7 @@ function readWithXhr(request: Request, run: FramedRun) {
     if (text.length > read) {
       const slice = text.slice(read)
       read = text.length
-      run.bytes(encode(slice))
+      run.bytes(encode(slice), slice)
     }
     if (xhr.readyState === DONE && run.open) {
       settled = true

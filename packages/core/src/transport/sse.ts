@@ -120,8 +120,11 @@ export type ParsedEvent = { type: string } & Record<string, unknown>
 
 /** What `push` returns: the error that stopped the stream, if any. */
 export interface SseFramer {
-  /** Hands on the events `chunk` completes; returns the error that stopped it, if any. */
-  push(chunk: Uint8Array): AgentStoreError | undefined
+  /**
+   * Hands on the events `chunk` completes; returns the error that stopped it, if any. `text` is
+   * the chunk as text when the caller has it already (a reader of text), so it is not decoded again.
+   */
+  push(chunk: Uint8Array, text?: string): AgentStoreError | undefined
 }
 
 /**
@@ -145,14 +148,25 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
   let reportedId = ''
   /**
    * The chunk being scanned, and its text when every byte of it decodes to one character (ASCII,
-   * in practice): a line of it is then a slice of that text, with no decoder call per line.
+   * in practice): a line of it is then a slice of that text, with no decoder call per line. The
+   * text is made at the first line the chunk completes (a chunk inside a long line never needs it):
+   * undefined until then, false when the chunk is not all one-byte characters.
    */
   let chunk: Uint8Array = new Uint8Array(0)
-  let chunkText: string | undefined
+  let chunkGiven: string | undefined
+  let chunkText: string | false | undefined
 
-  /** Bytes `start` to `end` of `source` as text: sliced from the chunk's text where it is known, decoded otherwise (same result). */
-  const textOf = (source: Uint8Array, start: number, end: number) =>
-    source === chunk && chunkText !== undefined ? chunkText.slice(start, end) : decode(source.subarray(start, end))
+  /** Bytes `start` to `end` of `source` as text: sliced from the chunk's text where it can be, decoded otherwise (same result). */
+  function textOf(source: Uint8Array, start: number, end: number): string {
+    if (source === chunk) {
+      if (chunkText === undefined) {
+        const text = chunkGiven ?? decode(chunk)
+        chunkText = text.length === chunk.length ? text : false
+      }
+      if (chunkText !== false) return chunkText.slice(start, end)
+    }
+    return decode(source.subarray(start, end))
+  }
 
   const tooLarge = (): never => {
     throw new AgentStoreError('LIMIT_EXCEEDED', `An event from the agent is larger than maxEventBytes (${maxEventBytes} bytes)`, {
@@ -160,10 +174,10 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     })
   }
 
-  function scan(next: Uint8Array) {
+  function scan(next: Uint8Array, known: string | undefined) {
     chunk = next
-    const text = decode(chunk)
-    chunkText = text.length === chunk.length ? text : undefined
+    chunkGiven = known
+    chunkText = undefined
     let start = 0
     if (afterCR && chunk.length > 0) {
       afterCR = false
@@ -250,9 +264,9 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
   }
 
   return {
-    push(chunk) {
+    push(chunk, text) {
       try {
-        scan(chunk)
+        scan(chunk, text)
       } catch (thrown) {
         if (!(thrown instanceof AgentStoreError)) throw thrown
         return thrown
