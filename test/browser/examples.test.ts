@@ -617,4 +617,41 @@ describe('the devtools panel over the apps', () => {
     },
     testTimeout,
   )
+
+  it(
+    "dims the writer's STATE_DELTA rows, which write what the draft already shows, and not the arguments that grow it",
+    async () => {
+      const { page, errors } = await open('/vue-writer/')
+      await send(page, 'Write a short story about a lighthouse keeper')
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const devtools = page.locator('agent-state-devtools')
+      await devtools.getByRole('button', { name: 'agent-state' }).click()
+      const rows = devtools.getByRole('listbox', { name: 'Inputs' }).getByRole('option')
+      /** The rows of one input type: how many, and how many are dimmed and say they changed nothing. */
+      const rowsOf = async (type: string) => {
+        await devtools.getByRole('combobox', { name: 'Type' }).selectOption(type)
+        await page.waitForFunction((type) => {
+          const options = document.querySelector('agent-state-devtools')?.shadowRoot?.querySelectorAll('[role=option]') ?? []
+          return options.length > 0 && [...options].every((option) => option.textContent?.includes(` ${type} `))
+        }, type)
+        return rows.evaluateAll((options) => ({
+          shown: options.length,
+          dimmed: options.filter((option) => option.classList.contains('unchanged') && option.getAttribute('title') === 'changed nothing').length,
+        }))
+      }
+
+      // One STATE_DELTA after each argument chunk of write_document (confirm_changes has one chunk of its own).
+      const args = await rowsOf('event/TOOL_CALL_ARGS')
+      const deltas = await rowsOf('event/STATE_DELTA')
+      expect(args.shown).toBeGreaterThanOrEqual(6)
+      expect(deltas).toEqual({ shown: args.shown - 1, dimmed: args.shown - 1 })
+      await rows.first().click()
+      await devtools.getByText('No change.').waitFor()
+      expect(await rowsOf('event/TOOL_CALL_ARGS')).toEqual({ shown: args.shown, dimmed: 0 })
+      await page.screenshot({ path: join(screenshotsDir, 'devtools-dimmed-deltas.png') })
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })

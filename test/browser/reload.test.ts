@@ -370,4 +370,32 @@ describe('a reload mid-run', () => {
     },
     testTimeout,
   )
+
+  it(
+    'svelte-planner: says the answer was interrupted, and Retry asks again and gets the plan to confirm',
+    async () => {
+      const { page, errors } = await open('/svelte-planner/')
+      const request = 'Plan a trip to Mars'
+      await send(page, request)
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan] li').length >= 2)
+      await savedHolds(page, 'svelte-planner', 'running')
+      expect(await page.getByTestId('interrupted').count()).toBe(0)
+
+      await reload(page)
+      const notice = page.getByTestId('interrupted')
+      expect(await notice.textContent()).toContain('The answer was interrupted before it finished.')
+      const plans = requestsTo('planner').length
+      await notice.getByRole('button', { name: 'Retry' }).click()
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      expect(requestsTo('planner')).toHaveLength(plans + 1)
+      expect(lastMessage(requestsTo('planner')[plans]!)).toMatchObject({ role: 'user', content: request })
+      expect(await page.getByRole('textbox', { name: /^Step \d$/ }).evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
+        planFor(request).map((step) => step.description),
+      )
+      expect(await notice.count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
 })
