@@ -75,19 +75,24 @@ export async function useQuickStart(container: Element, server: AgentServer) {
   return { seen, requests: server.requests.map((request) => request.input) }
 }
 
-/** What `useQuickStart` must see: the story as a draft, gone on Reject, kept on Approve, and the answers on the wire. */
+/**
+ * What `useQuickStart` must see: the story as a draft, gone on Reject, the next version (asked again
+ * after a Reject, the writer tells another story) kept on Approve, and the answers on the wire.
+ */
 export function expectQuickStartWorked({ seen, requests }: Awaited<ReturnType<typeof useQuickStart>>) {
   const story = storyFor('Write a story')
+  const next = storyFor('Write a story', 1)
   expect(story.length).toBeGreaterThan(100)
+  expect(next).not.toBe(story)
   expect(seen).toEqual([
     { enabled: ['Write'], text: '' },
     { enabled: [], text: expect.any(String) },
     { enabled: ['Approve', 'Reject'], text: story },
     { enabled: ['Write'], text: '' },
-    { enabled: ['Write'], text: story },
+    { enabled: ['Write'], text: next },
   ])
   expect(requests).toHaveLength(4)
-  expect(requests.map((input) => input.state)).toEqual([{ document: '' }, { document: '' }, { document: '' }, { document: story }])
+  expect(requests.map((input) => input.state)).toEqual([{ document: '' }, { document: '' }, { document: '' }, { document: next }])
   expect(requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'Write a story' })
   expect(requests.map((input) => input.resume?.map((entry) => [entry.status, entry.payload]))).toEqual([
     undefined,

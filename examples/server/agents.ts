@@ -167,13 +167,14 @@ const writeDocumentSchema = {
   required: ['accepted'],
 }
 
-/** The tool result of an approved write: how the thread remembers the documents written in it. */
-const documentWritten = 'Document written.'
-
-/** How many documents were written (approved) in this thread: each asks for a new version of a story. */
-function documentsWritten(messages: readonly Message[]): number {
+/**
+ * How many drafts of a document the user answered in this thread, approved or rejected: each asks for a
+ * new version of a story, so a second run never repeats the first (Reject then has something to undo,
+ * and asking again after a Reject gives another story). A draft cut off before it was answered does not count.
+ */
+function draftsAnswered(messages: readonly Message[]): number {
   const writes = new Set(toolCalls(messages).flatMap((call) => (call.function.name === 'write_document' ? [call.id] : [])))
-  return messages.filter((message) => message.role === 'tool' && writes.has(message.toolCallId) && textOf(message.content) === documentWritten).length
+  return messages.filter((message) => message.role === 'tool' && writes.has(message.toolCallId)).length
 }
 
 function nextDocument(request: string, document: string, version: number): string {
@@ -207,7 +208,7 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
       messageId: newId(),
       toolCallId: pending.id,
       role: 'tool',
-      content: accepted ? documentWritten : 'The user rejected the change.',
+      content: accepted ? 'Document written.' : 'The user rejected the change.',
     })
     const words = typeof state.document === 'string' ? wordCount(state.document) : 0
     await run.say(
@@ -222,7 +223,7 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
 
   run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: state })
   const document = typeof state.document === 'string' ? state.document : ''
-  const next = nextDocument(lastUserText(input.messages) ?? '', document, documentsWritten(input.messages))
+  const next = nextDocument(lastUserText(input.messages) ?? '', document, draftsAnswered(input.messages))
   const pieces = wordChunks(next, 3)
   const last = pieces.length - 1
   // Each chunk is a piece of the JSON arguments; escaped piece by piece, so they concatenate to valid JSON.

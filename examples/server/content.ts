@@ -229,7 +229,7 @@ export function titleOf(topic: string): string {
 }
 
 /**
- * The story a request asks for, as plain text. `version` counts the documents already written in the
+ * The story a request asks for, as plain text. `version` counts the drafts already answered in the
  * thread: asking again gives a new text, so the new draft shows as changes and Reject has something to undo.
  */
 export function storyFor(request: string, version = 0): string {

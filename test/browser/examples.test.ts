@@ -138,7 +138,7 @@ describe('vue-writer: predictive document with an interrupt (agent-framework sty
 
 describe('vue-writer: "Write a story", the prompt of the README', () => {
   it(
-    'writes a titled story about something, in plain text, and a new version when asked again, so Reject has something to undo',
+    'writes a titled story about something, in plain text, and a new version each time it is asked again, after Approve as after Reject',
     async () => {
       const { page, errors } = await open('/vue-writer/')
       const first = storyFor('Write a story')
@@ -165,6 +165,14 @@ describe('vue-writer: "Write a story", the prompt of the README', () => {
       await page.getByRole('button', { name: 'Reject', exact: true }).click()
       await waitForStatus(page, 'Idle')
       expect(await documentText()).toEqual(shown)
+
+      // Asked again after the Reject: a third story, not the one just rejected.
+      const third = storyFor('Write a story', 2)
+      expect(new Set([first, second, third]).size).toBe(3)
+      await send(page, 'Write a story')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(third.length))
+      expect(requestsTo('writer').at(-1)!.state).toEqual({ document: first })
       expect(errors).toEqual([])
       await page.close()
     },

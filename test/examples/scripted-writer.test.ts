@@ -1,5 +1,5 @@
 // The example writer's scripted agent, in node: the stories it writes from a prompt, a new version
-// each time a document has been written, and a word count that agrees with the page's.
+// each time a draft has been answered, and a word count that agrees with the page's.
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { writerAgent } from '../../examples/server/agents'
@@ -81,7 +81,7 @@ describe('the scripted writer agent', () => {
     expect(textOfRun(events)).toMatch(/^Saved \(5 words\)\./)
   })
 
-  it('asked again after a document was written, drafts the next version', async () => {
+  it('asked again after a draft was approved or rejected, drafts the next version', async () => {
     const first = storyFor('Write a story')
     const asked = await runWriter({ messages: [user('m1', 'Write a story')], state: { document: '' } })
     expect(lastDocument(asked)).toBe(first)
@@ -95,7 +95,7 @@ describe('the scripted writer agent', () => {
       state: { document: first },
     })
     expect(lastDocument(again)).toBe(storyFor('Write a story', 1))
-    // A rejected draft was not written: asking again after it drafts the same version.
+    // Asked again after a Reject: another story, not the one just rejected.
     const afterReject = await runWriter({
       messages: [
         user('m1', 'Write a story'),
@@ -105,6 +105,7 @@ describe('the scripted writer agent', () => {
       ],
       state: { document: '' },
     })
-    expect(lastDocument(afterReject)).toBe(first)
+    expect(lastDocument(afterReject)).toBe(storyFor('Write a story', 1))
+    expect(lastDocument(afterReject)).not.toBe(first)
   })
 })
