@@ -167,6 +167,18 @@ describe('LangGraph: forks from a checkpoint only when a sent id is unknown and 
     expect(answerText(events)).toBe(echoOf(U1, A1, U2, A2b, A2, U3))
   })
 
+  it('the branch sent on a new threadId (same message ids, state as sent) runs as a new thread: the model sees the branch, the old thread keeps A2', async () => {
+    const { U1, A1, U2, A2, send } = await twoExchanges('langgraph')
+    const fork = randomUUID()
+    await echoOn('langgraph', fork)
+    const U2b = user('Q2 edited')
+    const forked = await send([U1, A1, U2b], { threadId: fork, state: { document: 'Sent with the fork' } })
+    expect(answerText(forked)).toBe(echoOf(U1, A1, U2b))
+    expect(lastStateSnapshot(forked)).toMatchObject({ document: 'Sent with the fork' })
+    const U3 = user('Q3 on the old branch')
+    expect(answerText(await send([U1, A1, U2, A2, U3]))).toBe(echoOf(U1, A1, U2, A2, U3))
+  })
+
   it('the fork restores the state of its checkpoint (as sent with U2), not the state sent with the fork', async () => {
     const { U1, A1, U2, send } = await twoExchanges('langgraph', [{ document: 'Sent with U1' }, { document: 'Sent with U2' }])
     const events = await send([system(), U1, A1, U2], { state: { document: 'Sent with the fork' } })
