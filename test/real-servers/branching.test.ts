@@ -127,6 +127,8 @@ describe('LangGraph: forks from a checkpoint only when a sent id is unknown and 
     const A2b = assistantOf(events)
     expect(A2b.id).not.toBe(A2.id)
     expect(messagesSnapshot(events)!.map((message) => message.id)).toEqual([U1.id, A1.id, U2.id, A2b.id])
+    // The streamed answer already has the id the snapshot gives it.
+    expect(events.find((event) => event.type === 'TEXT_MESSAGE_START')!.messageId).toBe(A2b.id)
     const U3 = user('Q3')
     const next = await send([U1, A1, U2, A2b, U3])
     expect(answerText(next)).toBe(echoOf(U1, A1, U2, A2b, U3))
@@ -211,6 +213,16 @@ describe('CopilotKit BuiltInAgent: the history sent is the branch', () => {
       const U2b = user('Q2 edited', id === 'the old id' ? U2.id : randomUUID())
       const events = await send([U1, A1, U2b])
       expect(answerText(events)).toBe(echoOf(U1, A1, U2b))
+    })
+
+  for (const ids of ['the same ids', 'fresh ids'] as const)
+    it(`the branch on a new threadId under ${ids} forks`, async () => {
+      const { U1, A1, send } = await twoExchanges('copilotkit')
+      const fork = randomUUID()
+      await echoOn('copilotkit', fork)
+      const branch = ids === 'fresh ids' ? [U1, A1].map((message) => ({ ...message, id: randomUUID() }) as Message) : [U1, A1]
+      const U2b = user('Q2 edited')
+      expect(answerText(await send([...branch, U2b], { threadId: fork }))).toBe(echoOf(U1, A1, U2b))
     })
 
   it('connect after a fork replays both branches: A2 and the regenerated answer', async () => {
