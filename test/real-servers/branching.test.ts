@@ -44,7 +44,7 @@ const answerText = (events: Event[]) =>
 /** What the model answers when given this history: `historyText` of servers/control.ts. */
 const echoOf = (...messages: Message[]) =>
   messages
-    .filter((message) => message.role === 'user' || message.role === 'assistant')
+    .filter((message) => (message.role === 'user' || message.role === 'assistant') && message.content)
     .map((message) => `${message.role}: ${message.content}`)
     .join(' | ')
 
@@ -186,6 +186,38 @@ describe('LangGraph: forks from a checkpoint only when a sent id is unknown and 
     const events = await send([system(), U1, A1, U2], { state: { document: 'Sent with the fork' } })
     expect(answerText(events)).toBe(echoOf(U1, A1, U2))
     expect(lastStateSnapshot(events)).toMatchObject({ document: 'Sent with U2' })
+  })
+
+  it('a fork after approved drafts rolls the graph state back to the checkpoint: the document and revision of when U2 was sent', async () => {
+    const threadId = randomUUID()
+    await script(servers.langgraph, threadId, [
+      { tool: 'write_document', args: { document: 'First draft' } },
+      { text: 'Saved.' },
+      { tool: 'write_document', args: { document: 'Second draft' } },
+      { text: 'Saved again.' },
+      { echoHistory: true },
+    ])
+    const send = (messages: Message[], state: unknown, extra: Partial<RunAgentInput> = {}) =>
+      post(routes.langgraph, { threadId, runId: randomUUID(), state, messages, tools: [], context: [], forwardedProps: {}, ...extra })
+    /** One exchange whose draft is approved: the thread's messages after it. */
+    const approvedExchange = async (history: Message[], state: unknown) => {
+      const asked = await send(history, state)
+      const interrupt = (asked.find((event) => event.type === 'RUN_FINISHED')!.outcome as { interrupts: { id: string }[] }).interrupts[0]!
+      const resumed = await send(history, state, { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { accepted: true } }] })
+      return { messages: messagesSnapshot(resumed)!, state: lastStateSnapshot(resumed) as Record<string, unknown> }
+    }
+    const U1 = user('Write')
+    const first = await approvedExchange([U1], { document: '', title: '', revision: 0 })
+    expect(first.state).toMatchObject({ document: 'First draft', revision: 1 })
+    const U2 = user('Rewrite')
+    const stateWithU2 = { document: first.state.document, title: '', revision: first.state.revision }
+    const second = await approvedExchange([...first.messages, U2], stateWithU2)
+    expect(second.state).toMatchObject({ document: 'Second draft', revision: 2 })
+    const branch = [...first.messages, U2]
+    const forked = await send([system(), ...branch], { document: 'Sent with the fork', title: '', revision: 7 })
+    expect(answerText(forked)).toBe(echoOf(...branch))
+    expect(lastStateSnapshot(forked)).toMatchObject({ document: 'First draft', revision: 1 })
+    expect(messagesSnapshot(forked)!.map((message) => message.id)).toEqual([...branch.map((message) => message.id), assistantOf(forked).id])
   })
 
   it('parentRunId is not echoed: RUN_STARTED carries the client runId only, RUN_FINISHED the server run id', async () => {
