@@ -2,7 +2,7 @@
 // each doStream call plays the next scripted turn as text and tool-input-* parts.
 import { randomUUID } from 'node:crypto'
 import { MockLanguageModelV3 } from 'ai/test'
-import { argumentChunks, nextTurn, type Turn } from './control'
+import { argumentChunks, nextTurn, type PromptEntry, playable, type Turn } from './control'
 
 type StreamPart = Record<string, unknown> & { type: string }
 
@@ -11,8 +11,19 @@ const usage = {
   outputTokens: { total: 10, text: 10, reasoning: undefined },
 }
 
+type PromptMessage = { role: string; content: string | readonly { type: string; text?: string }[] }
+
+/** The prompt's messages as role and text (the text parts joined). */
+function promptEntries(prompt: readonly PromptMessage[]): PromptEntry[] {
+  return prompt.map((message) => ({
+    role: message.role,
+    text: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''),
+  }))
+}
+
 /** The stream parts of one turn; text ids are unique across turns. */
-export function turnParts(turn: Turn): { parts: StreamPart[]; error?: string } {
+export function turnParts(scripted: Turn, prompt: readonly PromptMessage[] = []): { parts: StreamPart[]; error?: string } {
+  const turn = playable(scripted, () => promptEntries(prompt))
   const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }]
   const text = 'error' in turn ? 'Let me think' : turn.text
   if (text) {
@@ -40,8 +51,8 @@ export function scriptedModel(fallback: () => Turn = () => ({ text: 'OK.' })): M
   return new MockLanguageModelV3({
     provider: 'scripted',
     modelId: 'scripted',
-    doStream: async () => {
-      const { parts, error } = turnParts(nextTurn() ?? fallback())
+    doStream: async (options) => {
+      const { parts, error } = turnParts(nextTurn() ?? fallback(), options.prompt as readonly PromptMessage[])
       const stream = new ReadableStream({
         start(controller) {
           for (const part of parts) controller.enqueue(part)

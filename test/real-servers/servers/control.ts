@@ -3,11 +3,41 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 
-/** One scripted model turn: text, one tool call whose arguments stream in chunks, or a thrown error. */
+/**
+ * One scripted model turn: text, one tool call whose arguments stream in chunks, a thrown error, or
+ * a text that says which conversation the model was given (`echoHistory`, see `historyText`).
+ */
 export type Turn =
   | { text: string }
   | { tool: string; args: Record<string, unknown>; id?: string; chunkSize?: number; text?: string; delayMs?: number }
   | { error: string }
+  | { echoHistory: true }
+
+/** A message of the model's prompt, reduced to what `historyText` shows. */
+export interface PromptEntry {
+  role: string
+  text: string
+}
+
+/**
+ * The user and assistant texts of the model's prompt, as `user: Hi | assistant: Hello | user: …`:
+ * the answer of an `echoHistory` turn, so a test reads from the answer which history the server
+ * gave its model (system prompts and tool-only messages left out).
+ */
+export function historyText(prompt: readonly PromptEntry[]): string {
+  return prompt
+    .filter((entry) => (entry.role === 'user' || entry.role === 'assistant') && entry.text !== '')
+    .map((entry) => `${entry.role}: ${entry.text}`)
+    .join(' | ')
+}
+
+/** A turn as the model plays it. */
+export type PlayedTurn = Exclude<Turn, { echoHistory: true }>
+
+/** A turn to play: an `echoHistory` turn becomes the text of the prompt it was given. */
+export function playable(turn: Turn, prompt: () => readonly PromptEntry[]): PlayedTurn {
+  return 'echoHistory' in turn ? { text: historyText(prompt()) } : turn
+}
 
 export interface LoggedRun {
   path: string

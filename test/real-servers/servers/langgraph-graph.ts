@@ -10,7 +10,7 @@ import type { ToolCallChunk } from '@langchain/core/messages/tool'
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs'
 import { END, interrupt, type LangGraphRunnableConfig, MessagesZodState, START, StateGraph } from '@langchain/langgraph'
 import { z } from 'zod'
-import { argumentChunks, nextTurn, type Turn } from './control'
+import { argumentChunks, nextTurn, type PlayedTurn, playable, type Turn } from './control'
 
 // Typed with zod: an untyped state sends the schema lookup to a worker that crashes and costs ~30 s.
 const WriterState = MessagesZodState.extend({
@@ -26,7 +26,7 @@ export const predictState = [{ tool: 'write_document', state_key: 'document', to
 
 /** A chat model that plays one scripted turn, streaming tool arguments the way real providers do. */
 class ScriptedChatModel extends BaseChatModel {
-  constructor(private readonly turn: Turn) {
+  constructor(private readonly turn: PlayedTurn) {
     super({})
   }
 
@@ -91,9 +91,17 @@ function storyFor(request: string): string {
   ].join('\n')
 }
 
+/** LangChain message types by the role names of AG-UI. */
+const roles: Record<string, string> = { human: 'user', ai: 'assistant' }
+
 async function chat(state: WriterStateType, config: LangGraphRunnableConfig) {
   const threadId = String(config.configurable?.thread_id ?? '*')
-  const turn = nextTurn(threadId) ?? defaultTurn(state)
+  const turn = playable(nextTurn(threadId) ?? defaultTurn(state), () =>
+    state.messages.map((message) => ({
+      role: roles[message.getType()] ?? message.getType(),
+      text: typeof message.content === 'string' ? message.content : '',
+    })),
+  )
   const model = new ScriptedChatModel(turn)
   // predict_state in the call's metadata is what @ag-ui/langgraph turns into a PredictState event.
   const message = await model.invoke(state.messages, { metadata: { predict_state: predictState } })
