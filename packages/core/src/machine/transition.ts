@@ -126,9 +126,9 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
       return reconnect(model, input.requestId, config)
     case 'edit':
     case 'regenerate':
-      return refuseValues(model, [], input.options, config) ?? branchStep(model, input, config, startFork(config))
+      return refuseValues(model, [], input.options, config) ?? branchStep(model, input, refuseRun(model, config), startFork(config))
     case 'switchBranch':
-      return branchStep(model, input, config, startFork(config))
+      return branchStep(model, input, refuseRun(model, { hasAgent: true }), startFork(config))
   }
 }
 
@@ -483,7 +483,7 @@ function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>,
   return startRequest(ready, input.runId, input.messages, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
 }
 
-function refuseRun<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreError | undefined {
+function refuseRun<S>(model: Model<S>, config: Pick<MachineConfig<S>, 'hasAgent'>): AgentStoreError | undefined {
   if (model.request) return new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store: await it or abort() it first')
   if (model.snapshot.confirmations.length > 0) {
     return new AgentStoreError('PENDING_CONFIRMATION', 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first')

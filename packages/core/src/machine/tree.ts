@@ -1,7 +1,6 @@
 import type { Message } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import type { AgentSnapshot, BranchPosition, RunOptions } from '../types'
-import type { MachineConfig } from './config'
 import { type Branch, type Model, refused, type Sent, type Step, type Tree } from './model'
 
 // The conversation as a tree: the current branch is the model itself (`messages` stays linear, so
@@ -20,8 +19,18 @@ export type StartFork<S> = (model: Model<S>, runId: string, added: readonly Mess
 
 const emptyTree: Tree<never> = { sent: {}, versions: {}, shelved: {} }
 
-const branchError = (reason: AgentStoreError<'BRANCH'>['reason'], messageId: string | undefined, message: string) =>
-  new AgentStoreError('BRANCH', message, messageId === undefined ? { reason } : { reason, messageId })
+/** Why a command names no message it can take: the message says which command and message. */
+const whys = {
+  'unknown-message': 'is not on the current branch',
+  'wrong-role': 'has the wrong role',
+  'no-versions': 'has no other versions',
+  'no-such-version': 'has no such version',
+  'nothing-to-regenerate': 'has no answer to regenerate',
+} as const
+type Why = keyof typeof whys
+
+const branchError = (command: TreeInput['type'], reason: Why, messageId = '') =>
+  new AgentStoreError('BRANCH', `${command}(): message "${messageId}" ${whys[reason]}`, { reason, messageId })
 
 /** The id of the message before `index`: the fork point a version there hangs from. */
 const forkKey = (messages: readonly Message[], index: number) => (index > 0 ? messages[index - 1]!.id : '')
@@ -36,22 +45,18 @@ export function rememberSent<S>(model: Model<S>, messageId: string): Model<S> {
   return { ...model, tree: { ...tree, sent: { ...tree.sent, [messageId]: { committed, subagents, parentRunId: runId } } } }
 }
 
-export function branchStep<S>(model: Model<S>, input: TreeInput, config: MachineConfig<S>, start: StartFork<S>): Step<S> {
-  if (model.request) return refused(model, new AgentStoreError('RUN_ACTIVE', `${input.type}() waits for the run in progress: await it or abort() it first`))
-  if (model.snapshot.confirmations.length > 0)
-    return refused(model, new AgentStoreError('PENDING_CONFIRMATION', `${input.type}() waits for the open confirmations: answer or cancel() them first`))
+/** `refusal`: the run() refusals (RUN_ACTIVE, PENDING_CONFIRMATION, NO_AGENT but for a switch), checked by the caller. */
+export function branchStep<S>(model: Model<S>, input: TreeInput, refusal: AgentStoreError | undefined, start: StartFork<S>): Step<S> {
+  if (refusal) return refused(model, refusal)
   if (input.type === 'switchBranch') return switchBranch(model, input.messageId, input.index)
-  if (!config.hasAgent) return refused(model, new AgentStoreError('NO_AGENT', `${input.type}() needs an agent: pass createAgentStore({ url }) or ({ agent })`))
   return input.type === 'edit' ? edit(model, input, start) : regenerate(model, input, start)
 }
 
 function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, start: StartFork<S>): Step<S> {
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === input.messageId)
-  if (at === -1) return refused(model, branchError('unknown-message', input.messageId, `edit(): no message "${input.messageId}" on the current branch`))
-  const original = messages[at]!
-  if (original.role !== 'user')
-    return refused(model, branchError('wrong-role', input.messageId, `edit() takes a user message; "${input.messageId}" is ${original.role}`))
+  const original = messages[at]
+  if (original?.role !== 'user') return refused(model, branchError('edit', original ? 'wrong-role' : 'unknown-message', input.messageId))
   const edited: Message = { ...original, id: input.newMessageId, content: input.content }
   const { forked, sent } = fork(model, at, input.newMessageId)
   return start(rememberSent(forked, input.newMessageId), input.runId, [edited], input.options, sent?.parentRunId)
@@ -61,14 +66,19 @@ function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regen
   const { messages } = model.snapshot
   const target = input.messageId ?? messages.findLast((message) => message.role === 'assistant')?.id
   const at = messages.findIndex((message) => message.id === target)
-  if (at === -1) {
-    const why = target === undefined ? 'regenerate(): no answer on the current branch' : `regenerate(): no message "${target}" on the current branch`
-    return refused(model, branchError(target === undefined ? 'nothing-to-regenerate' : 'unknown-message', target, why))
-  }
-  if (messages[at]!.role !== 'assistant')
-    return refused(model, branchError('wrong-role', target, `regenerate() takes an assistant message; "${target}" is ${messages[at]!.role}`))
+  const role = messages[at]?.role
   const asked = messages.findLastIndex((message, index) => index < at && message.role === 'user')
-  if (asked === -1) return refused(model, branchError('nothing-to-regenerate', target, `regenerate(): no user message before "${target}"`))
+  const why =
+    target === undefined
+      ? 'nothing-to-regenerate'
+      : !role
+        ? 'unknown-message'
+        : role !== 'assistant'
+          ? 'wrong-role'
+          : asked === -1
+            ? 'nothing-to-regenerate'
+            : undefined
+  if (why) return refused(model, branchError('regenerate', why, target))
   // The new answer is a version of the first message after the question, once it comes.
   const { forked, sent } = fork(model, asked + 1, undefined)
   const pending = { after: messages[asked]!.id, replaced: messages[asked + 1]!.id }
@@ -113,19 +123,13 @@ function fork<S>(model: Model<S>, at: number, added: string | undefined): { fork
 function switchBranch<S>(model: Model<S>, messageId: string, index: number): Step<S> {
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === messageId)
-  if (at === -1) return refused(model, branchError('unknown-message', messageId, `switchBranch(): no message "${messageId}" on the current branch`))
-  const versions = model.tree?.versions[forkKey(messages, at)]
-  if (!versions?.includes(messageId))
-    return refused(model, branchError('no-versions', messageId, `switchBranch(): message "${messageId}" has no other versions`))
-  const target = versions[index]
-  if (target === undefined || !Number.isInteger(index))
-    return refused(
-      model,
-      branchError('no-such-version', messageId, `switchBranch(): message "${messageId}" has versions 0 to ${versions.length - 1}, not ${index}`),
-    )
+  const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
+  const target = Number.isInteger(index) ? versions?.[index] : undefined
+  const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
+  if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }
   const tree = model.tree!
-  const { [target]: branch, ...others } = tree.shelved
+  const { [target!]: branch, ...others } = tree.shelved
   const { snapshot, server, drafts, settings } = branch!
   const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false }
   return {
