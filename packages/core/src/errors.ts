@@ -57,6 +57,15 @@ export interface AgentStoreErrorDetailsByCode {
    * `remove`: what failed; `late`: the saved thread arrived after the store had changed.
    */
   PERSIST: { reason: 'read' | 'write' | 'remove' | 'late' }
+  /**
+   * edit(), regenerate() or switchBranch() named no message of the current branch, a message of the
+   * wrong role, one without versions, or a version that does not exist; or there is no answer to regenerate
+   * (`messageId` is the one named, '' when none was).
+   */
+  BRANCH: {
+    reason: 'unknown-message' | 'wrong-role' | 'no-versions' | 'no-such-version' | 'nothing-to-regenerate'
+    messageId: string
+  }
   /** reconnect() could not re-attach: the agent cannot connect, nothing was dropped, or the server no longer has the run. */
   RECONNECT: { reason: 'not-supported' | 'nothing-to-rejoin' | 'not-found' }
 }

@@ -35,6 +35,18 @@ export interface AgentSnapshot<TState = unknown> {
   readonly subagentSteps: readonly SubagentStep[]
   /** What the server said about the run in progress, or the last one. */
   readonly run: RunInfo | undefined
+  /**
+   * Every message of the current branch that has other versions (an edit, a regenerated answer),
+   * by id: which version it is, oldest first, and how many there are (itself included). `{}` for a
+   * conversation never forked.
+   */
+  readonly branches: Readonly<Record<string, BranchPosition>>
+}
+
+/** Where a message stands among its versions: `index` (0-based, oldest first) of `count`. */
+export interface BranchPosition {
+  readonly index: number
+  readonly count: number
 }
 
 export type SubagentStatus = 'running' | 'finished' | 'error' | 'suspended'
@@ -301,7 +313,7 @@ export interface PersistOptions {
 /** Everything a store needs to continue a conversation: `JSON.stringify` round-trips it. */
 export interface SerializedThread {
   /** The saved-thread format (see `SavedThread`). */
-  readonly version: 2
+  readonly version: 3
   readonly threadId: string
   /** `Date.now()` when it was taken. */
   readonly savedAt: number
@@ -317,7 +329,7 @@ export interface SerializedThread {
 /** A saved thread as `migrate` (of `persistThread`) receives and returns it: format `FORMAT_VERSION`, its values decoded. */
 export interface SavedThread {
   /** The library's saved-thread format. */
-  readonly version: 2
+  readonly version: 3
   readonly threadId: string
   /** `Date.now()` when it was saved. */
   readonly savedAt: number
@@ -344,6 +356,21 @@ export interface SavedView {
   readonly subagents: readonly Subagent[]
   readonly subagentSteps: readonly SubagentStep[]
   readonly run: RunInfo | undefined
+  readonly branches: Readonly<Record<string, BranchPosition>>
+}
+
+/** The conversation tree (format 3): the user messages sent, and every version's branch away from the view. */
+export interface SavedTree {
+  /** By user message id: the committed state it was sent with, the subagents then, and the run before it. */
+  readonly sent: Readonly<Record<string, { readonly committed: unknown; readonly subagents: readonly Subagent[]; readonly parentRunId: string | undefined }>>
+  /** By fork point (the id of the message before, '' at the start): the versions of the message after it, oldest first. */
+  readonly versions: Readonly<Record<string, readonly string[]>>
+  /** By version: its branch as last shown. */
+  readonly shelved: Readonly<
+    Record<string, { readonly snapshot: SavedView; readonly server: unknown; readonly drafts: readonly SavedDraft[]; readonly settings: SavedSettings }>
+  >
+  /** A regenerated answer not begun yet. */
+  readonly pending?: { readonly after: string; readonly replaced: string } | undefined
 }
 
 /** A top-level state key whose shown value is a tool call's draft. */
@@ -443,6 +470,7 @@ export interface SavedModel {
   readonly settings: SavedSettings
   /** Interrupts whose answers reached the server: never opened again. */
   readonly answeredInterrupts: readonly string[]
+  readonly tree: SavedTree | undefined
 }
 
 export interface RunOptions {
@@ -455,6 +483,23 @@ export interface RunOptions {
   forwardedProps?: unknown
   /** This run's idle timeout, overriding the store's `timeoutMs`. */
   timeoutMs?: number
+}
+
+/** `edit`'s one argument: the user message to replace with a new version, its new text, and the run's options. */
+export interface EditOptions extends AnswerRunOptions {
+  messageId: string
+  content: string
+}
+
+/** `regenerate`'s one argument: the answer to produce again (default: the last one), and the run's options. */
+export interface RegenerateOptions extends AnswerRunOptions {
+  messageId?: string
+}
+
+/** `switchBranch`'s one argument: a message with versions, and the version (0-based, oldest first) to show. */
+export interface SwitchBranchOptions {
+  messageId: string
+  index: number
 }
 
 /** Options for the run an answer starts: they replace those of the run it resumes. */
@@ -513,6 +558,24 @@ export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState>
    * RECONNECT when the agent cannot connect; reports RECONNECT when the server no longer has the run.
    */
   reconnect(): Promise<void>
+  /**
+   * Replaces a user message of the current branch with a new version and runs from there: what
+   * followed it stays on the old version's branch, and the state goes back to the committed state it
+   * was sent with. Run options not given are those of the last run. Refused while a run is active
+   * (RUN_ACTIVE) or a confirmation is open (PENDING_CONFIRMATION).
+   */
+  edit(options: EditOptions): Promise<void>
+  /**
+   * Produces a new version of an answer (default: the last one): everything its run wrote leaves the
+   * current branch, the state goes back to the committed state that run started from, and the user
+   * message it answered is sent again. Refused like `edit`.
+   */
+  regenerate(options?: RegenerateOptions): Promise<void>
+  /**
+   * Shows the branch through another version of a message (`snapshot.branches` lists them), as it
+   * was last shown: its messages, state, committed state and drafts. Refused like `edit`.
+   */
+  switchBranch(options: SwitchBranchOptions): Promise<void>
   /** Back to the initial state (or the given one), with no messages and no run; `newThread` also starts a new thread id. */
   reset(state?: TState, options?: { newThread?: boolean }): void
   /** Resolves once a persisted thread has been read (at once for a sync storage or none); the store shows it from then on. */

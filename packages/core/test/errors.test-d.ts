@@ -29,6 +29,7 @@ type Codes =
   | 'RESTORE'
   | 'PERSIST'
   | 'RECONNECT'
+  | 'BRANCH'
 
 describe('AgentStoreError', () => {
   it('is an Error whose code is one of the documented codes', () => {

@@ -100,7 +100,7 @@ describe('serializeThread and restoreThread', () => {
     >()
     const saved = serializeThread(store)
     expectTypeOf(saved).toEqualTypeOf<SerializedThread>()
-    expectTypeOf(saved.version).toEqualTypeOf<2>()
+    expectTypeOf(saved.version).toEqualTypeOf<3>()
     expectTypeOf(saved.appVersion).toEqualTypeOf<number | undefined>()
     expectTypeOf(saved.threadId).toEqualTypeOf<string>()
     expectTypeOf(saved.savedAt).toEqualTypeOf<number>()
@@ -128,7 +128,7 @@ describe('serializeThread and restoreThread', () => {
     // @ts-expect-error: the saved thread, not its text
     restoreThread(JSON.stringify(saved))
     // @ts-expect-error: a saved thread of another version
-    restoreThread({ ...saved, version: 3 })
+    restoreThread({ ...saved, version: 4 })
     // @ts-expect-error: a persist value is not a restore value
     createAgentStore({ initialState, restore: persistThread({ storage: localStorage }) })
   })

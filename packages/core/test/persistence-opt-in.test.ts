@@ -82,7 +82,7 @@ describe('a store without persist or restore', () => {
     expect(store.getState().messages.map((message) => message.content)).toStrictEqual(['Write', 'Written.'])
 
     const saved = JSON.parse(JSON.stringify(serializeThread(store)))
-    expect(saved).toMatchObject({ version: 2, threadId: 't1' })
+    expect(saved).toMatchObject({ version: 3, threadId: 't1' })
     expect('appVersion' in saved).toBe(false)
     const restored = createAgentStore<Doc>({ initialState, restore: restoreThread(saved), onError: (error) => errors.push(error) })
     expect(restored.getState()).toStrictEqual(store.getState())

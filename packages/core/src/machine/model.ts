@@ -139,6 +139,36 @@ export interface Model<S> {
   readonly settings: RunSettings
   /** Interrupt ids whose answers reached the server: never opened again. */
   readonly answeredInterrupts: readonly string[]
+  /** The user messages sent, and the other versions and their branches once the conversation forks (tree.ts). */
+  readonly tree: Tree<S> | undefined
+}
+
+// The conversation tree (tree.ts): the current branch is the model itself.
+
+/** A branch away from the view: what `switchBranch` puts back. */
+export interface Branch<S> {
+  readonly snapshot: AgentSnapshot<S>
+  readonly server: S
+  readonly drafts: readonly Draft[]
+  readonly settings: RunSettings
+}
+
+/** A user message as it was sent: what an edit of it, or a new answer to it, starts from. */
+export interface Sent<S> {
+  readonly committed: S
+  readonly subagents: AgentSnapshot<S>['subagents']
+  /** The run before it on its branch: the run a new version branches from. */
+  readonly parentRunId: string | undefined
+}
+
+export interface Tree<S> {
+  readonly sent: Readonly<Record<string, Sent<S>>>
+  /** The versions of the message after each fork point (the id of the message before them, '' at the start), oldest first. */
+  readonly versions: Readonly<Record<string, readonly string[]>>
+  /** The branch of every version not on the current branch, as last shown. */
+  readonly shelved: Readonly<Record<string, Branch<S>>>
+  /** A regenerated answer whose first message has not come yet: the message it answers, and the version it replaces. */
+  readonly pending?: { readonly after: string; readonly replaced: string } | undefined
 }
 
 export const noSettings: RunSettings = { tools: [], context: [], forwardedProps: {} }
@@ -156,6 +186,7 @@ export function initialModel<S>(snapshot: AgentSnapshot<S>): Model<S> {
     outbox: undefined,
     settings: noSettings,
     answeredInterrupts: [],
+    tree: undefined,
   }
 }
 
@@ -176,6 +207,7 @@ export function copyModel<S>(model: Model<S>): { -readonly [K in keyof Model<S>]
     outbox: model.outbox,
     settings: model.settings,
     answeredInterrupts: model.answeredInterrupts,
+    tree: model.tree,
   }
 }
 

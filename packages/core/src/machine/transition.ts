@@ -30,6 +30,7 @@ import {
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
 import { failRun, finishRun } from './run-end'
+import { branchesOf, branchStep, followBranch, rememberSent, type StartFork, type TreeInput } from './tree'
 
 export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
@@ -53,6 +54,7 @@ export type Input<S> =
   | { type: 'failed'; requestId: string; error: AgentStoreError; lastEventId?: string | undefined }
   /** Re-attach the run whose stream dropped, through the agent's `connect`. */
   | { type: 'reconnect'; requestId: string }
+  | TreeInput
 
 const show: Effect = Object.freeze({ type: 'show' })
 /**
@@ -65,7 +67,7 @@ const shownOnly: readonly Effect[] = Object.freeze([show])
 const tokenShown: readonly Effect[] = Object.freeze([showToken])
 
 export function transition<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, memo: Memo<S>): Step<S> {
-  const step = handle(model, input, config, memo)
+  const step = withBranches(model, handle(model, input, config, memo))
   // A token leaves the streaming calls as they were: only a call's start or end, or its run's, prunes.
   if (memo.readers.size > 0 && step.model.run?.streaming !== model.run?.streaming) forgetReaders(memo, step.model.run)
   if (step.refusal) return step
@@ -122,8 +124,37 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
       return reset(model, input.state, input.threadId, config, memo)
     case 'reconnect':
       return reconnect(model, input.requestId, config)
+    case 'edit':
+    case 'regenerate':
+      return refuseValues(model, [], input.options, config) ?? branchStep(model, input, refuseRun(model, config), startFork(config))
+    case 'switchBranch':
+      return branchStep(model, input, refuseRun(model, { hasAgent: true }), startFork(config))
   }
 }
+
+/** The tree follows each step: a regenerated answer joins its versions, and `branches` shows where the branch stands. */
+function withBranches<S>(before: Model<S>, step: Step<S>): Step<S> {
+  if (step.refusal || !step.model.tree) return step
+  const model = followBranch(step.model)
+  const { snapshot } = model
+  // A token changes a message's content, never which messages the branch holds.
+  if (model.tree === before.tree && snapshot.messages.length === before.snapshot.messages.length && step.effects === tokenShown) return step
+  const branches = branchesOf(snapshot.messages, model.tree, snapshot.branches)
+  if (branches === snapshot.branches) return model === step.model ? step : { ...step, model }
+  return { ...step, model: withSnapshot(model, { ...snapshot, branches }) }
+}
+
+/** A fork's run: the run options given replace the last run's, and the request names the run it branches from. */
+const startFork =
+  <S>(config: MachineConfig<S>): StartFork<S> =>
+  (model, runId, added, options, parentRunId) => {
+    const given = (key: keyof RunSettings) => (options[key] === undefined ? model.settings[key] : options[key])
+    const settings = { tools: given('tools'), context: given('context'), forwardedProps: given('forwardedProps') } as RunSettings
+    const step = startRequest(model, runId, added, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
+    if (parentRunId === undefined) return step
+    const [effect] = step.effects as [Extract<Effect, { type: 'start' }>]
+    return { ...step, effects: [{ ...effect, input: { ...effect.input, parentRunId } }] }
+  }
 
 /** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
 function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
@@ -447,10 +478,12 @@ function startRun<S>(model: Model<S>, input: Extract<Input<S>, { type: 'run' }>,
     context: options.context ?? [],
     forwardedProps: options.forwardedProps ?? {},
   }
-  return startRequest({ ...settled, run: undefined }, input.runId, input.messages, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
+  const asked = input.messages.findLast((message) => message.role === 'user')
+  const ready = asked ? rememberSent({ ...settled, run: undefined }, asked.id) : { ...settled, run: undefined }
+  return startRequest(ready, input.runId, input.messages, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
 }
 
-function refuseRun<S>(model: Model<S>, config: MachineConfig<S>): AgentStoreError | undefined {
+function refuseRun<S>(model: Model<S>, config: Pick<MachineConfig<S>, 'hasAgent'>): AgentStoreError | undefined {
   if (model.request) return new AgentStoreError('RUN_ACTIVE', 'A run is already active on this store: await it or abort() it first')
   if (model.snapshot.confirmations.length > 0) {
     return new AgentStoreError('PENDING_CONFIRMATION', 'Confirmations are open: answer them with approve(), reject(), respond() or cancel() first')

@@ -12,6 +12,7 @@ type Check = (value: unknown, path: string) => string | undefined
 
 const any: Check = () => undefined
 const string: Check = (value, path) => (typeof value === 'string' ? undefined : path)
+const number: Check = (value, path) => (Number.isInteger(value) ? undefined : path)
 const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : path)
 const record: Check = (value, path) => (isPlainObject(value) ? undefined : path)
 const error: Check = (value, path) => (value instanceof AgentStoreError ? undefined : path)
@@ -129,6 +130,7 @@ const snapshot = shape({
   subagentSteps: list(shape({ subagentRunId: string, stepName: string })),
   run: maybe(runInfo),
   requesting: maybe(boolean),
+  branches: values(shape({ index: number, count: number })),
 })
 
 const draft = shape({
@@ -190,6 +192,13 @@ const request = shape({
   unchanged: maybe(shape({ shown: snapshot, before: snapshot })),
 })
 
+const tree = shape({
+  sent: values(shape({ committed: any, subagents: list(subagent), parentRunId: id })),
+  versions: values(strings),
+  shelved: values(shape({ snapshot, server: any, drafts: list(draft), settings: shape(settingParts) })),
+  pending: maybe(shape({ after: string, replaced: string })),
+})
+
 const model: Check = shape({
   snapshot,
   server: any,
@@ -202,6 +211,7 @@ const model: Check = shape({
   outbox: maybe(outbox),
   settings: shape(settingParts),
   answeredInterrupts: strings,
+  tree: maybe(tree),
 })
 
 /** Where a decoded model does not fit the saved format (`model.run.userKeys`), or undefined when it fits. */

@@ -7,8 +7,8 @@ import type { SavedModel, SavedThread } from '../types'
 // the new field to the old saved one, or bump FORMAT_VERSION and read the older format in
 // `serialize.ts` (`upgradeFormat`). Today the two have the same layout and the mapping copies nothing.
 
-/** The layout storage holds today; format 1 is read too (it had no `appVersion`). */
-export const FORMAT_VERSION: SavedThread['version'] = 2
+/** The layout storage holds today; formats 1 (no `appVersion`) and 2 (no conversation tree) are read too. */
+export const FORMAT_VERSION: SavedThread['version'] = 3
 
 /** The model in the saved layout. */
 export const savedFromModel = (model: Model<unknown>): SavedModel => model

@@ -3,7 +3,7 @@ import { isPlainObject } from '../json/json-value'
 import type { Model } from '../machine/model'
 import { acceptState, checkState, type StateRules } from '../state/state-rules'
 import { checkSavedValues } from '../state/value-limits'
-import type { PersistOptions, SavedThread, SerializedThread } from '../types'
+import type { PersistOptions, SavedModel, SavedRejoin, SavedThread, SavedView, SerializedThread } from '../types'
 import { misfitOf } from './check-saved'
 import { decodeModel, encodeModel } from './model-codec'
 import { FORMAT_VERSION, modelFromSaved, savedFromModel } from './saved-thread'
@@ -38,7 +38,9 @@ export function readThread<S>(value: unknown, rules: StateRules<S>, versioning?:
   if (beyond) throw refused('damaged', `The saved thread is damaged: ${beyond.message}`, beyond)
   let model: Model<S>
   try {
-    const decoded: SavedThread = { ...upgraded, model: decodeModel<unknown>(upgraded.model) }
+    const { from, ...thread } = upgraded
+    const read = decodeModel<unknown>(upgraded.model)
+    const decoded: SavedThread = { ...thread, model: from < 3 ? withoutTree(read) : read }
     checkModel(decoded)
     const saved = migrated(decoded, versioning)
     if (saved !== decoded) checkModel(saved)
@@ -52,18 +54,44 @@ export function readThread<S>(value: unknown, rules: StateRules<S>, versioning?:
   return model
 }
 
-/** A saved thread of any format this store reads, in today's layout; its model still encoded. */
-function upgradeFormat(saved: unknown): Omit<SavedThread, 'model'> & { model: unknown } {
+/** A saved thread of any format this store reads, in today's layout but for its model, still encoded and of format `from`. */
+function upgradeFormat(saved: unknown): Omit<SavedThread, 'model'> & { model: unknown; from: number } {
   if (!isPlainObject(saved)) throw refused('not-a-thread', 'The saved thread is not an object')
   const { version, threadId, savedAt, model } = saved
   // Format 1 had no app version: it was saved before the app could declare one.
-  if (version === 1) return { version: FORMAT_VERSION, threadId: threadId as string, savedAt: savedAt as number, appVersion: 0, model }
-  if (version !== FORMAT_VERSION) {
+  if (version === 1) return { version: FORMAT_VERSION, threadId: threadId as string, savedAt: savedAt as number, appVersion: 0, model, from: 1 }
+  if (version !== FORMAT_VERSION && version !== 2) {
     throw refused('unknown-version', `The saved thread has format ${JSON.stringify(version)}; this store reads formats 1 to ${FORMAT_VERSION}`)
   }
   const appVersion = saved.appVersion
   if (appVersion !== undefined && typeof appVersion !== 'number') throw refused('damaged', 'The saved thread is damaged: its appVersion')
-  return { version, threadId: threadId as string, savedAt: savedAt as number, appVersion, model }
+  return { version: FORMAT_VERSION, threadId: threadId as string, savedAt: savedAt as number, appVersion, model, from: version }
+}
+
+/** A model of formats 1 and 2, which had no conversation tree: every snapshot in it gets `branches: {}`. */
+function withoutTree(model: SavedModel): SavedModel
+function withoutTree(model: SavedModel | undefined): SavedModel | undefined
+function withoutTree(model: SavedModel | undefined): SavedModel | undefined {
+  if (!isPlainObject(model)) return model
+  const view = (snapshot: SavedView) => (isPlainObject(snapshot) ? { ...snapshot, branches: {} } : snapshot)
+  const rejoin = (rejoin: SavedRejoin | undefined) =>
+    isPlainObject(rejoin) ? { ...rejoin, start: withoutTree(rejoin.start), cut: withoutTree(rejoin.cut) } : rejoin
+  const { request } = model
+  const unchanged = request?.unchanged
+  return {
+    ...model,
+    snapshot: view(model.snapshot),
+    rejoin: rejoin(model.rejoin),
+    tree: undefined,
+    request: isPlainObject(request)
+      ? {
+          ...request,
+          start: withoutTree(request.start),
+          rejoining: rejoin(request.rejoining),
+          unchanged: isPlainObject(unchanged) ? { shown: view(unchanged.shown), before: view(unchanged.before) } : unchanged,
+        }
+      : request,
+  }
 }
 
 /** The thread in the app's current version: `migrate` runs when the saved one differs. */

@@ -11,7 +11,10 @@ import type { AgentLink } from './requests'
 // here, and the app's objects are copied, so the transition reads neither a clock nor the app's
 // later changes. A command whose promise waits settles through the dispatcher.
 
-export type StoreCommands<S> = Pick<AgentStore<S>, 'apply' | 'run' | 'setState' | 'approve' | 'reject' | 'respond' | 'cancel' | 'abort' | 'reconnect' | 'reset'>
+export type StoreCommands<S> = Pick<
+  AgentStore<S>,
+  'apply' | 'run' | 'setState' | 'approve' | 'reject' | 'respond' | 'cancel' | 'abort' | 'reconnect' | 'reset' | 'edit' | 'regenerate' | 'switchBranch'
+>
 
 export interface CommandOptions<S> {
   readonly dispatcher: Dispatcher<S>
@@ -50,6 +53,10 @@ export function storeCommands<S>({ dispatcher, link, threadId, initialState, rep
     respond: (given) => answer(given, () => ({ kind: 'respond', payload: given.payload })),
     cancel: (given = {}) => answer(given, () => ({ kind: 'cancel' })),
     abort: () => dispatch({ type: 'abort' }),
+    edit: ({ messageId, content, ...options }) =>
+      command({ type: 'edit', messageId, content, newMessageId: createId(), runId: createId(), options: ownOptions(options) }),
+    regenerate: ({ messageId, ...options } = {}) => command({ type: 'regenerate', messageId, runId: createId(), options: ownOptions(options) }),
+    switchBranch: ({ messageId, index }) => command({ type: 'switchBranch', messageId, index }),
     reconnect() {
       const cannot = link ? link.cannotConnect : 'reconnect() needs an agent'
       if (cannot !== undefined) return Promise.reject(new AgentStoreError('RECONNECT', cannot, { reason: 'not-supported' }))

@@ -14,6 +14,7 @@ const noMessages: readonly Message[] = Object.freeze([])
 export const noSteps: readonly string[] = Object.freeze([])
 const noSubagents: readonly Subagent[] = Object.freeze([])
 export const noSubagentSteps: readonly SubagentStep[] = Object.freeze([])
+const noBranches: AgentSnapshot['branches'] = Object.freeze({})
 
 /** The snapshot of a thread with nothing said yet: the one shape every snapshot copy below keeps. */
 export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
@@ -32,6 +33,7 @@ export function blankSnapshot<S>(threadId: string, state: S): AgentSnapshot<S> {
     subagents: noSubagents,
     subagentSteps: noSubagentSteps,
     run: undefined,
+    branches: noBranches,
   }
 }
 
@@ -52,6 +54,7 @@ export function copySnapshot<S>(snapshot: AgentSnapshot<S>): Mutable<AgentSnapsh
     subagents: snapshot.subagents,
     subagentSteps: snapshot.subagentSteps,
     run: snapshot.run,
+    branches: snapshot.branches,
   }
 }
 

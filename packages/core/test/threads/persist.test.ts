@@ -443,7 +443,7 @@ describe('persist: a storage that fails', () => {
 
   it('a stored thread of another version is refused: RESTORE unknown-version', async () => {
     const storage = new MapStorage()
-    storage.items.set(KEY, JSON.stringify({ version: 3, threadId: THREAD, savedAt: 0, model: {} }))
+    storage.items.set(KEY, JSON.stringify({ version: 4, threadId: THREAD, savedAt: 0, model: {} }))
     const { store, errors } = persisted(storage)
     expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([['RESTORE', 'unknown-version']])
     expect(store.getState().state).toBe(initialState)

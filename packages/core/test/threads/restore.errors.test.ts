@@ -84,7 +84,7 @@ async function expectRefused(restore: unknown, reason: 'unknown-version' | 'dama
 describe('restore: a saved thread of another version', () => {
   for (const [what, version] of [
     ['version 0', 0],
-    ['version 3', 3],
+    ['version 4', 4],
     ["version '2' (a string)", '2'],
     ['version 1.5', 1.5],
     ['version null', null],
@@ -293,7 +293,7 @@ describe('serializeThread(): plain JSON in every state of a thread', () => {
       expect(JSON.stringify(JSON.parse(text)), what).toBe(text)
       expect(serialized, what).toStrictEqual(JSON.parse(text))
       expectPlainJson(serialized)
-      expect(serialized).toMatchObject({ version: 2, threadId: THREAD })
+      expect(serialized).toMatchObject({ version: 3, threadId: THREAD })
       expect(typeof serialized.savedAt).toBe('number')
       expect(Math.abs(serialized.savedAt - Date.now())).toBeLessThan(60_000)
       const restored = createAgentStore<Doc>({ initialState, threadId: THREAD, restore: restoreThread(JSON.parse(text)) })

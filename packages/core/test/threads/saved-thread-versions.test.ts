@@ -14,7 +14,7 @@ const ids = vi.hoisted(() => ({ next: 0 }))
 vi.mock('../../src/ids', () => ({ createId: () => `id-${ids.next++}` }))
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/saved-threads/${name}`, import.meta.url), 'utf8')
-const formats = { 1: fixture('format-1.json'), 2: fixture('format-2.json') }
+const formats = { 1: fixture('format-1.json'), 2: fixture('format-2.json'), 3: fixture('format-3.json') }
 /** What the store showed when the fixtures were saved, and the body its approve() sent then. */
 const shown = JSON.parse(fixture('format-1.snapshot.json')) as Record<string, unknown>
 const approveBody = JSON.parse(fixture('approve-body.json')) as Record<string, unknown>
@@ -59,6 +59,10 @@ const renameTitle = (saved: SavedThread): SavedThread => {
       ...saved.model,
       server: rename(saved.model.server),
       snapshot: { ...snapshot, state: rename(snapshot.state), committed: rename(snapshot.committed) },
+      tree: saved.model.tree && {
+        ...saved.model.tree,
+        sent: Object.fromEntries(Object.entries(saved.model.tree.sent).map(([id, sent]) => [id, { ...sent, committed: rename(sent.committed) }])),
+      },
     },
   }
 }
@@ -66,7 +70,7 @@ const renameTitle = (saved: SavedThread): SavedThread => {
 describe('saved threads: every format the library has written restores exactly', () => {
   for (const [format, text] of Object.entries(formats)) {
     it(`format ${format}: the snapshot comes back as it was shown, and approve() sends exactly the body it sent then`, async () => {
-      const { store, agent, errors } = restoredFrom(text, format === '2' ? { version: 1 } : {})
+      const { store, agent, errors } = restoredFrom(text, format === '1' ? {} : { version: 1 })
       expect(errors).toStrictEqual([])
       expect(throughJson(store.getState())).toMatchObject(shown)
       expect(store.getState()).toMatchObject({
@@ -101,17 +105,17 @@ describe('saved threads: every format the library has written restores exactly',
     expect(throughJson(agent.inputs)).toStrictEqual([JSON.parse(fixture('mid-run-next-body.json'))])
   })
 
-  it('format 1 is written again as format 2 at the first change, with the app version', async () => {
+  it('format 1 is written again as format 3 at the first change, with the app version', async () => {
     const { store, storage } = restoredFrom(formats[1], { version: 0 })
     store.setState((doc) => ({ ...doc, title: 'Waves' }))
     await Promise.resolve()
     const written = JSON.parse(storage.items.get(KEY)!) as Record<string, unknown>
-    expect([written.version, written.appVersion, written.threadId]).toStrictEqual([2, 0, THREAD])
+    expect([written.version, written.appVersion, written.threadId]).toStrictEqual([3, 0, THREAD])
   })
 
-  it('the store writes today the very format of the format-2 fixture (a model change must not change it silently)', async () => {
+  it('the store writes today the very format of the format-3 fixture (a model change must not change it silently)', async () => {
     const { savedAt: _now, ...written } = JSON.parse(await savedNow(1)) as Record<string, unknown>
-    const { savedAt: _then, ...kept } = JSON.parse(formats[2]) as Record<string, unknown>
+    const { savedAt: _then, ...kept } = JSON.parse(formats[3]) as Record<string, unknown>
     expect(written).toStrictEqual(kept)
   })
 
@@ -119,7 +123,7 @@ describe('saved threads: every format the library has written restores exactly',
     expect(JSON.parse(await savedNow(3)).appVersion).toBe(3)
     expect(serializeThread(createAgentStore({ initialState, persist: persistThread({ storage: new MapStorage() }) })).appVersion).toBe(0)
     const bare = serializeThread(createAgentStore({ initialState }))
-    expect(bare.version).toBe(2)
+    expect(bare.version).toBe(3)
     expect('appVersion' in bare).toBe(false)
   })
 })
@@ -136,7 +140,7 @@ describe("saved threads: the app's version and migrate", () => {
     expect(calls).toHaveLength(1)
     const [saved, fromVersion] = calls[0]!
     expect(fromVersion).toBe(0)
-    expect([saved.version, saved.threadId, saved.appVersion]).toStrictEqual([2, THREAD, 0])
+    expect([saved.version, saved.threadId, saved.appVersion]).toStrictEqual([3, THREAD, 0])
     expect(saved.model.snapshot.state).toStrictEqual({ document: 'A calm document about the sea.', title: 'The sea' })
     expect(saved.model.snapshot.error).toBeUndefined()
     expect(store.getState()).toMatchObject({
@@ -249,7 +253,7 @@ describe('saved threads: the threads registry passes version and migrate on', ()
     expect(store.getState()).toMatchObject({ status: 'interrupted', state: { document: 'A calm document about the sea.', heading: 'The sea' } })
     store.setState((doc) => ({ ...doc, heading: 'Waves' }))
     await threads.flush()
-    expect(JSON.parse(storage.items.get(`agent-state:${THREAD}`)!)).toMatchObject({ version: 2, appVersion: 1 })
+    expect(JSON.parse(storage.items.get(`agent-state:${THREAD}`)!)).toMatchObject({ version: 3, appVersion: 1 })
     await threads.dispose()
   })
 

@@ -1,0 +1,195 @@
+import type { Message } from '@ag-ui/core'
+import { AgentStoreError } from '../errors'
+import type { AgentSnapshot, BranchPosition, RunOptions } from '../types'
+import { type Branch, type Model, refused, type Sent, type Step, type Tree } from './model'
+
+// The conversation as a tree: the current branch is the model itself (`messages` stays linear, so
+// every selector keeps working), and each version of a message that is not on it keeps its branch
+// as last shown, whole. Branches share every message and state part they have in common, so
+// keeping one costs what differs. A user message sent with a run remembers the committed state it
+// was sent with: editing it or regenerating its answer starts again from there.
+
+export type TreeInput =
+  | { type: 'edit'; messageId: string; content: string; newMessageId: string; runId: string; options: RunOptions }
+  | { type: 'regenerate'; messageId: string | undefined; runId: string; options: RunOptions }
+  | { type: 'switchBranch'; messageId: string; index: number }
+
+/** How a fork starts its run: the shell's startRequest, with the messages the run adds. */
+export type StartFork<S> = (model: Model<S>, runId: string, added: readonly Message[], options: RunOptions, parentRunId: string | undefined) => Step<S>
+
+const emptyTree: Tree<never> = { sent: {}, versions: {}, shelved: {} }
+
+/** Why a command names no message it can take: the message says which command and message. */
+const whys = {
+  'unknown-message': 'is not on the current branch',
+  'wrong-role': 'has the wrong role',
+  'no-versions': 'has no other versions',
+  'no-such-version': 'has no such version',
+  'nothing-to-regenerate': 'has no answer to regenerate',
+} as const
+type Why = keyof typeof whys
+
+const branchError = (command: TreeInput['type'], reason: Why, messageId = '') =>
+  new AgentStoreError('BRANCH', `${command}(): message "${messageId}" ${whys[reason]}`, { reason, messageId })
+
+/** The id of the message before `index`: the fork point a version there hangs from. */
+const forkKey = (messages: readonly Message[], index: number) => (index > 0 ? messages[index - 1]!.id : '')
+
+/** The current branch, to put away. */
+const shelve = <S>({ snapshot, server, drafts, settings }: Model<S>): Branch<S> => ({ snapshot, server, drafts, settings })
+
+/** Remembers a user message sent with a run: the committed state and the run before it. */
+export function rememberSent<S>(model: Model<S>, messageId: string): Model<S> {
+  const { committed, subagents, runId } = model.snapshot
+  const tree = model.tree ?? emptyTree
+  return { ...model, tree: { ...tree, sent: { ...tree.sent, [messageId]: { committed, subagents, parentRunId: runId } } } }
+}
+
+/** `refusal`: the run() refusals (RUN_ACTIVE, PENDING_CONFIRMATION, NO_AGENT but for a switch), checked by the caller. */
+export function branchStep<S>(model: Model<S>, input: TreeInput, refusal: AgentStoreError | undefined, start: StartFork<S>): Step<S> {
+  if (refusal) return refused(model, refusal)
+  if (input.type === 'switchBranch') return switchBranch(model, input.messageId, input.index)
+  return input.type === 'edit' ? edit(model, input, start) : regenerate(model, input, start)
+}
+
+function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, start: StartFork<S>): Step<S> {
+  const { messages } = model.snapshot
+  const at = messages.findIndex((message) => message.id === input.messageId)
+  const original = messages[at]
+  if (original?.role !== 'user') return refused(model, branchError('edit', original ? 'wrong-role' : 'unknown-message', input.messageId))
+  const edited: Message = { ...original, id: input.newMessageId, content: input.content }
+  const { forked, sent } = fork(model, at, input.newMessageId)
+  return start(rememberSent(forked, input.newMessageId), input.runId, [edited], input.options, sent?.parentRunId)
+}
+
+function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regenerate' }>, start: StartFork<S>): Step<S> {
+  const { messages } = model.snapshot
+  const target = input.messageId ?? messages.findLast((message) => message.role === 'assistant')?.id
+  const at = messages.findIndex((message) => message.id === target)
+  const role = messages[at]?.role
+  const asked = messages.findLastIndex((message, index) => index < at && message.role === 'user')
+  const why =
+    target === undefined
+      ? 'nothing-to-regenerate'
+      : !role
+        ? 'unknown-message'
+        : role !== 'assistant'
+          ? 'wrong-role'
+          : asked === -1
+            ? 'nothing-to-regenerate'
+            : undefined
+  if (why) return refused(model, branchError('regenerate', why, target))
+  // The new answer is a version of the first message after the question, once it comes.
+  const { forked, sent } = fork(model, asked + 1, undefined)
+  const pending = { after: messages[asked]!.id, replaced: messages[asked + 1]!.id }
+  return start({ ...forked, tree: { ...forked.tree!, pending } }, input.runId, [], input.options, sent?.parentRunId)
+}
+
+/**
+ * The current branch put away as the version at `at`, and the model cut just before it, with the
+ * state it had when the user message that version answers (or is) was sent. `added` joins the versions.
+ */
+function fork<S>(model: Model<S>, at: number, added: string | undefined): { forked: Model<S>; sent: Sent<S> | undefined } {
+  const { messages } = model.snapshot
+  const key = forkKey(messages, at)
+  const replaced = messages[at]!.id
+  const tree = model.tree ?? emptyTree
+  const known = tree.versions[key] ?? [replaced]
+  const question = messages[at]!.role === 'user' ? replaced : key
+  const sent = tree.sent[question]
+  const committed = sent ? sent.committed : model.snapshot.committed
+  const snapshot: AgentSnapshot<S> = {
+    ...model.snapshot,
+    messages: messages.slice(0, at),
+    state: committed,
+    committed,
+    predictions: [],
+    subagents: sent ? sent.subagents : model.snapshot.subagents,
+    runId: sent ? sent.parentRunId : model.snapshot.runId,
+  }
+  const versions = { ...tree.versions, [key]: added === undefined ? known : [...known, added] }
+  const forked: Model<S> = {
+    ...model,
+    snapshot,
+    server: committed,
+    drafts: [],
+    run: undefined,
+    rejoin: undefined,
+    tree: { ...tree, versions, shelved: { ...tree.shelved, [replaced]: shelve(model) }, pending: undefined },
+  }
+  return { forked, sent }
+}
+
+function switchBranch<S>(model: Model<S>, messageId: string, index: number): Step<S> {
+  const { messages } = model.snapshot
+  const at = messages.findIndex((message) => message.id === messageId)
+  const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
+  const target = Number.isInteger(index) ? versions?.[index] : undefined
+  const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
+  if (why) return refused(model, branchError('switchBranch', why, messageId))
+  if (target === messageId) return { model, effects: [] }
+  const tree = model.tree!
+  const { [target!]: branch, ...others } = tree.shelved
+  const { snapshot, server, drafts, settings } = branch!
+  const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false }
+  return {
+    model: {
+      ...model,
+      snapshot: shown,
+      server,
+      drafts,
+      settings,
+      run: undefined,
+      rejoin: undefined,
+      tree: { ...tree, shelved: { ...others, [messageId]: shelve(model) } },
+    },
+    effects: [],
+  }
+}
+
+/**
+ * After each step: a regenerated answer's first message joins the versions; a regenerated run that
+ * ended before it wrote anything gives back the answer it was to replace, with the run's error.
+ */
+export function followBranch<S>(model: Model<S>): Model<S> {
+  const tree = model.tree
+  const pending = tree?.pending
+  if (!pending) return model
+  const { messages } = model.snapshot
+  const at = messages.findIndex((message) => message.id === pending.after)
+  const answer = at === -1 ? undefined : messages[at + 1]
+  if (answer) {
+    const known = tree.versions[pending.after] ?? []
+    const { [answer.id]: _same, ...shelved } = tree.shelved
+    const versions = known.includes(answer.id) ? tree.versions : { ...tree.versions, [pending.after]: [...known, answer.id] }
+    return { ...model, tree: { ...tree, versions, shelved, pending: undefined } }
+  }
+  if (model.request) return model
+  const { [pending.replaced]: branch, ...shelved } = tree.shelved
+  const { snapshot, server, drafts, settings } = branch!
+  const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false, error: model.snapshot.error }
+  return { ...model, snapshot: shown, server, drafts, settings, tree: { ...tree, shelved, pending: undefined } }
+}
+
+const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})
+
+/** Where each message of the current branch with other versions stands among them. */
+export function branchesOf(messages: readonly Message[], tree: Tree<unknown> | undefined, previous: Readonly<Record<string, BranchPosition>>) {
+  if (!tree) return noBranches
+  const branches: Record<string, BranchPosition> = {}
+  let same = true
+  let count = 0
+  messages.forEach((message, at) => {
+    const versions = tree.versions[forkKey(messages, at)]
+    const index = versions ? versions.indexOf(message.id) : -1
+    if (index === -1 || versions!.length < 2) return
+    const position = previous[message.id]
+    count++
+    if (position?.index === index && position.count === versions!.length) branches[message.id] = position
+    else {
+      branches[message.id] = { index, count: versions!.length }
+      same = false
+    }
+  })
+  return same && count === Object.keys(previous).length ? previous : count === 0 ? noBranches : branches
+}

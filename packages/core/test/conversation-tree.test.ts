@@ -1,0 +1,287 @@
+// The conversation tree: edit() a past user message, regenerate() an answer, switchBranch() between
+// versions; each branch keeps its own messages and state, `branches` says where the view stands, the
+// forked request sends the branch with the state it had, and the tree survives a reload.
+import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../src'
+import { ScriptedAgent } from '../src/testing'
+import { ev } from './helpers'
+
+interface Notes {
+  topic: string
+  runs: number
+  pinned?: string
+}
+
+const lastUserText = (input: RunAgentInput) => String(input.messages.findLast((message) => message.role === 'user')?.content ?? '')
+
+/** Each run answers the last user message and writes it into the state as the topic, counting runs. */
+const answering = (input: RunAgentInput): BaseEvent[] => {
+  const asked = lastUserText(input)
+  const state = input.state as Notes
+  const id = `a-${input.runId}`
+  return [
+    ev.runStarted(input.runId),
+    ev.snapshot({ ...state, topic: asked, runs: state.runs + 1 }),
+    ev.textStart(id),
+    ev.text(id, `About ${asked}`),
+    ev.textEnd(id),
+    ev.runFinished(input.runId),
+  ]
+}
+
+/** A store whose agent answers every run; `runs` overrides the first runs' scripts. */
+function chat(runs: ((input: RunAgentInput) => BaseEvent[])[] = []) {
+  const agent = new ScriptedAgent({ runs: [...runs, answering] })
+  const errors: AgentStoreError[] = []
+  const store = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 }, onError: (error) => errors.push(error) })
+  return { agent, store, errors }
+}
+
+/** Two exchanges: "cats" then "dogs", with the user's own edit of the state in between. */
+async function twoExchanges() {
+  const session = chat()
+  await session.store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+  session.store.setState((notes) => ({ ...notes, pinned: 'mine' }))
+  await session.store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+  return session
+}
+
+const texts = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${String(message.content)}`)
+const refusal = (promise: Promise<void>) =>
+  promise.then(
+    () => undefined,
+    (error: AgentStoreError) => [error.code, error.reason],
+  )
+
+describe('edit()', () => {
+  it('replaces the user message with a new version, restores the state it was sent with, and runs from there', async () => {
+    const { store, agent } = await twoExchanges()
+    const firstRun = agent.inputs[0]!.runId
+    const before = store.getState()
+    expect(before.state).toStrictEqual({ topic: 'dogs', runs: 2, pinned: 'mine' })
+
+    await store.edit({ messageId: 'u2', content: 'birds' })
+
+    const forked = agent.inputs[2]!
+    expect(texts(forked.messages)).toStrictEqual(['user:cats', `assistant:About cats`, 'user:birds'])
+    expect(forked.messages.slice(0, 2)).toStrictEqual(before.messages.slice(0, 2))
+    expect(forked.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+    expect(forked.parentRunId).toBe(firstRun)
+    const edited = forked.messages[2]!
+    expect(edited.id).not.toBe('u2')
+    const after = store.getState()
+    expect(texts(after.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:birds', 'assistant:About birds'])
+    expect(after.messages[2]!.id).toBe(edited.id)
+    expect(after.state).toStrictEqual({ topic: 'birds', runs: 2, pinned: 'mine' })
+    expect(after.branches).toStrictEqual({ [edited.id]: { index: 1, count: 2 } })
+    // The messages before the fork are the same objects on both branches.
+    expect(after.messages[0]).toBe(before.messages[0])
+  })
+
+  it('sends the last run options again unless new ones are given', async () => {
+    const { store, agent } = chat()
+    const tools = [{ name: 'search', description: 'find', parameters: { type: 'object' } }]
+    const context = [{ description: 'tone', value: 'calm' }]
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' }, tools, context, forwardedProps: { model: 'small' } })
+    await store.edit({ messageId: 'u1', content: 'birds' })
+    expect([agent.inputs[1]!.tools, agent.inputs[1]!.context, agent.inputs[1]!.forwardedProps]).toStrictEqual([tools, context, { model: 'small' }])
+    await store.edit({ messageId: store.getState().messages[0]!.id, content: 'fish', context: [], forwardedProps: { model: 'large' } })
+    expect([agent.inputs[2]!.tools, agent.inputs[2]!.context, agent.inputs[2]!.forwardedProps]).toStrictEqual([tools, [], { model: 'large' }])
+  })
+
+  it('at the first exchange sends no parentRunId and the initial state', async () => {
+    const { store, agent } = await twoExchanges()
+    await store.edit({ messageId: 'u1', content: 'owls' })
+    const forked = agent.inputs[2]!
+    expect(texts(forked.messages)).toStrictEqual(['user:owls'])
+    expect(forked.state).toStrictEqual({ topic: '', runs: 0 })
+    expect('parentRunId' in forked).toBe(false)
+  })
+})
+
+describe('switchBranch()', () => {
+  it('shows the other version as it was last shown, the user’s edits included, and back', async () => {
+    const { store } = await twoExchanges()
+    const original = store.getState()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const edited = store.getState()
+    const editedId = edited.messages[2]!.id
+
+    await store.switchBranch({ messageId: editedId, index: 0 })
+    const back = store.getState()
+    expect(back.messages).toBe(original.messages)
+    expect(back.state).toBe(original.state)
+    expect(back.committed).toBe(original.committed)
+    expect(back.branches).toStrictEqual({ u2: { index: 0, count: 2 } })
+
+    store.setState((notes) => ({ ...notes, pinned: 'changed on the first branch' }))
+    await store.switchBranch({ messageId: 'u2', index: 1 })
+    expect(store.getState().messages).toBe(edited.messages)
+    expect(store.getState().state).toStrictEqual({ topic: 'birds', runs: 2, pinned: 'mine' })
+    await store.switchBranch({ messageId: editedId, index: 0 })
+    expect(store.getState().state).toStrictEqual({ topic: 'dogs', runs: 2, pinned: 'changed on the first branch' })
+  })
+
+  it('to the version already shown changes nothing', async () => {
+    const { store } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const shown = store.getState()
+    await store.switchBranch({ messageId: shown.messages[2]!.id, index: 1 })
+    expect(store.getState()).toBe(shown)
+  })
+
+  it('a run after switching continues the branch shown: its messages and its state go to the server', async () => {
+    const { store, agent } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
+    await store.run({ message: { id: 'u3', role: 'user', content: 'more' } })
+    const input = agent.inputs[3]!
+    expect(texts(input.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs', 'user:more'])
+    expect(input.state).toStrictEqual({ topic: 'dogs', runs: 2, pinned: 'mine' })
+    expect(store.getState().branches).toStrictEqual({ u2: { index: 0, count: 2 } })
+  })
+})
+
+describe('regenerate()', () => {
+  it('produces a new version of the last answer from the state its run started with, the same question sent again', async () => {
+    const { store, agent } = await twoExchanges()
+    const firstRun = agent.inputs[0]!.runId
+    const original = store.getState()
+    await store.regenerate()
+    const forked = agent.inputs[2]!
+    expect(texts(forked.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs'])
+    expect(forked.messages[2]!.id).toBe('u2')
+    expect(forked.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+    expect(forked.parentRunId).toBe(firstRun)
+    const now = store.getState()
+    const answer = now.messages[3]!
+    expect(answer.id).toBe(`a-${forked.runId}`)
+    expect(now.branches).toStrictEqual({ [answer.id]: { index: 1, count: 2 } })
+    await store.switchBranch({ messageId: answer.id, index: 0 })
+    expect(store.getState().messages).toBe(original.messages)
+    expect(store.getState().branches).toStrictEqual({ [original.messages[3]!.id]: { index: 0, count: 2 } })
+  })
+
+  it('of an earlier answer cuts the branch after its question; a third version goes last', async () => {
+    const { store, agent } = await twoExchanges()
+    const firstAnswer = store.getState().messages[1]!.id
+    await store.regenerate({ messageId: firstAnswer })
+    expect(texts(agent.inputs[2]!.messages)).toStrictEqual(['user:cats'])
+    expect('parentRunId' in agent.inputs[2]!).toBe(false)
+    await store.regenerate()
+    const answers = store.getState().messages.filter((message) => message.role === 'assistant')
+    expect(answers).toHaveLength(1)
+    expect(store.getState().branches).toStrictEqual({ [answers[0]!.id]: { index: 2, count: 3 } })
+    await store.switchBranch({ messageId: answers[0]!.id, index: 0 })
+    expect(texts(store.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs'])
+  })
+
+  it('whose run fails before it writes anything gives back the answer it was to replace, with the error', async () => {
+    const { store, errors } = chat([answering, (input) => [ev.runStarted(input.runId), ev.runError('model overloaded')]])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    const original = store.getState()
+    await store.regenerate()
+    const after = store.getState()
+    expect(after.messages).toBe(original.messages)
+    expect(after.state).toBe(original.state)
+    expect(after.branches).toStrictEqual({})
+    expect([after.status, after.error?.code, after.error?.message]).toStrictEqual(['idle', 'RUN_ERROR', 'model overloaded'])
+    expect(errors.map((error) => error.code)).toStrictEqual(['RUN_ERROR'])
+  })
+})
+
+describe('branches', () => {
+  it('is {} and the same object in every snapshot of a conversation never forked', async () => {
+    const { store } = await twoExchanges()
+    expect(store.getState().branches).toStrictEqual({})
+    expect(store.getState().branches).toBe(createAgentStore({ initialState: {} }).getState().branches)
+  })
+
+  it('keeps one object while the versions shown do not change (a binding re-renders only when they do)', async () => {
+    const { store } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const { branches } = store.getState()
+    store.setState((notes) => ({ ...notes, pinned: 'again' }))
+    expect(store.getState().branches).toBe(branches)
+  })
+
+  it('lists every fork on the branch: an edit below a regenerated answer', async () => {
+    const { store } = await twoExchanges()
+    await store.regenerate({ messageId: store.getState().messages[1]!.id })
+    const answer = store.getState().messages[1]!.id
+    await store.run({ message: { id: 'u4', role: 'user', content: 'fish' } })
+    await store.edit({ messageId: 'u4', content: 'frogs' })
+    const edited = store.getState().messages[2]!.id
+    expect(store.getState().branches).toStrictEqual({ [answer]: { index: 1, count: 2 }, [edited]: { index: 1, count: 2 } })
+    // Switching above keeps the branch below as it was: coming back shows the edit again.
+    await store.switchBranch({ messageId: answer, index: 0 })
+    await store.switchBranch({ messageId: store.getState().messages[1]!.id, index: 1 })
+    expect(texts(store.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:frogs', 'assistant:About frogs'])
+  })
+})
+
+describe('refusals: nothing changes, and the promise rejects with a stable code', () => {
+  it('while a run is active: RUN_ACTIVE for all three', async () => {
+    const { store } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const shown = store.getState()
+    const running = store.run({ message: 'more' })
+    const during = store.getState()
+    expect(await refusal(store.edit({ messageId: 'u1', content: 'x' }))).toStrictEqual(['RUN_ACTIVE', undefined])
+    expect(await refusal(store.regenerate())).toStrictEqual(['RUN_ACTIVE', undefined])
+    expect(await refusal(store.switchBranch({ messageId: shown.messages[2]!.id, index: 0 }))).toStrictEqual(['RUN_ACTIVE', undefined])
+    expect(store.getState()).toBe(during)
+    await running
+  })
+
+  it('while a confirmation is open: PENDING_CONFIRMATION', async () => {
+    const interrupted = (input: RunAgentInput) => [
+      ev.runStarted(input.runId),
+      ev.runFinished(input.runId, 't1', { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'input_required' }] }),
+    ]
+    const { store, errors } = chat([answering, interrupted])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    expect(errors).toStrictEqual([])
+    expect(store.getState().confirmations).toHaveLength(1)
+    expect(await refusal(store.edit({ messageId: 'u1', content: 'x' }))).toStrictEqual(['PENDING_CONFIRMATION', undefined])
+    expect(await refusal(store.regenerate())).toStrictEqual(['PENDING_CONFIRMATION', undefined])
+  })
+
+  it('a message that is not on the branch, of the wrong role, without versions, or a version that does not exist: BRANCH', async () => {
+    const { store } = await twoExchanges()
+    const answer = store.getState().messages[1]!.id
+    expect(await refusal(store.edit({ messageId: 'nope', content: 'x' }))).toStrictEqual(['BRANCH', 'unknown-message'])
+    expect(await refusal(store.edit({ messageId: answer, content: 'x' }))).toStrictEqual(['BRANCH', 'wrong-role'])
+    expect(await refusal(store.regenerate({ messageId: 'u1' }))).toStrictEqual(['BRANCH', 'wrong-role'])
+    expect(await refusal(store.switchBranch({ messageId: 'u1', index: 0 }))).toStrictEqual(['BRANCH', 'no-versions'])
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const edited = store.getState().messages[2]!.id
+    expect(await refusal(store.switchBranch({ messageId: edited, index: 2 }))).toStrictEqual(['BRANCH', 'no-such-version'])
+    expect(await refusal(store.switchBranch({ messageId: edited, index: -1 }))).toStrictEqual(['BRANCH', 'no-such-version'])
+    expect(await refusal(chat().store.regenerate())).toStrictEqual(['BRANCH', 'nothing-to-regenerate'])
+  })
+})
+
+describe('the tree across a reload', () => {
+  it('serializeThread and restoreThread keep every branch: the restored store switches back to the original state', async () => {
+    const { store } = await twoExchanges()
+    const original = store.getState()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const edited = store.getState()
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+    const restored = createAgentStore<Notes>({
+      agent: new ScriptedAgent({ runs: [answering] }),
+      initialState: { topic: '', runs: 0 },
+      restore: restoreThread(saved),
+    })
+    expect(restored.getState().messages).toStrictEqual(edited.messages)
+    expect(restored.getState().branches).toStrictEqual(edited.branches)
+    await restored.switchBranch({ messageId: edited.messages[2]!.id, index: 0 })
+    expect(restored.getState().messages).toStrictEqual(original.messages)
+    expect(restored.getState().state).toStrictEqual(original.state)
+    // The state each branch shares is one object again after the reload.
+    expect(restored.getState().messages[0]).toBe(restored.getState().messages[0])
+  })
+})
