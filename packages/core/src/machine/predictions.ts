@@ -115,11 +115,6 @@ const shownValue = (view: unknown, key: string) => {
 /** One prediction per draft, in order; unchanged ones keep their identity, and so does the list. */
 export function derivePredictions(view: unknown, drafts: readonly Draft[], previous: readonly Prediction[]): readonly Prediction[] {
   if (drafts.length === 0) return previous.length === 0 ? previous : []
-  // One draft growing, the usual case: one comparison, at most one new prediction.
-  if (drafts.length === 1 && previous.length === 1) {
-    const value = shownValue(view, drafts[0]!.stateKey)
-    return matches(previous[0], drafts[0]!, value) ? previous : [toPrediction(drafts[0]!, value)]
-  }
   let predictions: Prediction[] | undefined
   for (let i = 0; i < drafts.length; i++) {
     const draft = drafts[i]!
