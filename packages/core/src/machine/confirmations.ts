@@ -49,10 +49,12 @@ function namedToolCall(value: unknown): string | undefined {
   return undefined
 }
 
+/** The tool calls the conversation holds a result (a tool message) of. */
+export const answeredCalls = (messages: readonly Message[]) => new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])))
+
 /** This run's unanswered confirmation tool calls, by id: the tool call each confirms (`function_call_id`), if named. */
 function confirmationCalls(run: RunContext, messages: readonly Message[], confirmTools: ReadonlySet<string>) {
-  const answered = new Set<string>()
-  for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId)
+  const answered = answeredCalls(messages)
   const calls = new Map<string, { args: unknown; confirms: string | undefined }>()
   for (const message of messages) {
     if (message.role !== 'assistant' || !message.toolCalls) continue
