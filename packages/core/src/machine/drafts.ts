@@ -15,17 +15,14 @@ type Reports = { push(effect: Report): unknown }
 
 /** A run opened on the model: unnamed until its RUN_STARTED when `runId` is not given; `requestId` when a request streams it. */
 export function newRun<S>(model: Model<S>, config: MachineConfig<S>, runId?: string, requestId?: string): RunContext {
-  const toolCallsBefore: string[] = []
-  for (const message of model.snapshot.messages) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)
-  }
+  const { messages } = model.snapshot
   return {
     runId,
     requestId,
     base: model.snapshot.committed,
     mappings: config.predict,
-    toolCallsBefore,
-    messagesBefore: model.snapshot.messages.map((message) => message.id),
+    toolCallsBefore: messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : [])),
+    messagesBefore: messages.map((message) => message.id),
     onInterrupts: [],
     userKeys: [],
     streaming: {},
