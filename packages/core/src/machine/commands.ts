@@ -1,5 +1,5 @@
 import type { Message, ResumeEntry, RunAgentInput } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
+import { AgentStoreError, messageOf } from '../errors'
 import { isPlainObject, measureJson } from '../json/json-value'
 import { mergeEdit, recordEdit } from '../state/edit-merge'
 import { acceptState } from '../state/state-rules'
@@ -14,7 +14,7 @@ import { ABSENT, findDraft, valueAt, withKey } from './predictions'
 /** A thrown value as the store's error: its own as they are, anything else wrapped under `code`. */
 export function toError(error: unknown, code: 'INVALID_EVENT' | 'VALIDATION'): AgentStoreError {
   if (error instanceof AgentStoreError) return error
-  return new AgentStoreError(code, error instanceof Error ? error.message : String(error), { cause: error })
+  return new AgentStoreError(code, messageOf(error), { cause: error })
 }
 
 /**

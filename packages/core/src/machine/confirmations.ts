@@ -1,4 +1,4 @@
-import type { Interrupt, Message, ResumeEntry, RunFinishedEvent } from '@ag-ui/core'
+import type { Interrupt, Message, ResumeEntry, RunFinishedEvent, ToolMessage } from '@ag-ui/core'
 import type { Confirmation } from '../types'
 import type { Draft, OnInterrupt, RunContext, WireAnswer } from './model'
 import { isObject } from './predictions'
@@ -20,7 +20,9 @@ function parseJson(text: string): unknown {
 
 type Found = Omit<Confirmation, 'stateKeys'> & { names: readonly string[] }
 
-const optional = <K extends string>(key: K, value: unknown) => (value === undefined ? {} : ({ [key]: value } as Record<K, unknown>))
+/** A confirmation opened by a tool call or an on_interrupt: it governs the drafts of the tool call it names, if any. */
+const opened = (id: string, source: Found['source'], runId: string | undefined, reason: string, toolCallId: string | undefined, value: unknown) =>
+  ({ id, source, runId, reason, ...(toolCallId === undefined ? {} : { toolCallId }), value, names: toolCallId ? [toolCallId] : [] }) as Found
 
 /** The fields of an interrupt a confirmation carries when the interrupt has them, in this order. */
 const interruptFields = ['reason', 'message', 'toolCallId', 'responseSchema', 'expiresAt', 'metadata', 'subagentRunId'] as const
@@ -47,10 +49,12 @@ function namedToolCall(value: unknown): string | undefined {
   return undefined
 }
 
+/** The tool calls the conversation holds a result (a tool message) of. */
+export const answeredCalls = (messages: readonly Message[]) => new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])))
+
 /** This run's unanswered confirmation tool calls, by id: the tool call each confirms (`function_call_id`), if named. */
 function confirmationCalls(run: RunContext, messages: readonly Message[], confirmTools: ReadonlySet<string>) {
-  const answered = new Set<string>()
-  for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId)
+  const answered = answeredCalls(messages)
   const calls = new Map<string, { args: unknown; confirms: string | undefined }>()
   for (const message of messages) {
     if (message.role !== 'assistant' || !message.toolCalls) continue
@@ -71,31 +75,10 @@ function findConfirmations(event: RunFinishedEvent, run: RunContext, messages: r
     const confirms = new Map([...calls].map(([id, call]) => [id, call.confirms]))
     return outcome.interrupts.map((interrupt) => fromInterrupt(interrupt, runId, confirms))
   }
-  const found: Found[] = []
-  for (const [id, call] of calls) {
-    found.push({
-      id,
-      source: 'tool',
-      runId,
-      reason: 'tool_call',
-      ...optional('toolCallId', call.confirms),
-      value: call.args,
-      names: call.confirms ? [call.confirms] : [],
-    } as Found)
-  }
-  run.onInterrupts.forEach(({ value }, i) => {
-    const named = namedToolCall(value)
-    found.push({
-      id: ids[i]!,
-      source: 'on_interrupt',
-      runId,
-      reason: 'langgraph:interrupt',
-      ...optional('toolCallId', named),
-      value,
-      names: named ? [named] : [],
-    } as Found)
-  })
-  return found
+  return [
+    ...[...calls].map(([id, call]) => opened(id, 'tool', runId, 'tool_call', call.confirms, call.args)),
+    ...run.onInterrupts.map(({ value }, i) => opened(ids[i]!, 'on_interrupt', runId, 'langgraph:interrupt', namedToolCall(value), value)),
+  ]
 }
 
 /**
@@ -144,16 +127,14 @@ export function onInterruptIds(run: RunContext): string[] {
 
 /** The boolean an interrupt's responseSchema requires (`accepted`, `approved`, …); `accepted` by default. */
 export function decisionField(schema: unknown): string {
-  if (!isObject(schema) || !isObject(schema.properties)) return 'accepted'
-  const properties = schema.properties
+  const properties = propertiesOf(schema)
   const isBoolean = (name: string) => isObject(properties[name]) && (properties[name] as { type?: unknown }).type === 'boolean'
-  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []
+  const required = isObject(schema) && Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []
   return required.find(isBoolean) ?? Object.keys(properties).find(isBoolean) ?? 'accepted'
 }
 
-function schemaHas(schema: unknown, property: string): boolean {
-  return isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, property)
-}
+/** A responseSchema's `properties`; none when the schema has no such object. */
+const propertiesOf = (schema: unknown): Record<string, unknown> => (isObject(schema) && isObject(schema.properties) ? schema.properties : {})
 
 /** An answer that gives no payload of its own, as one: an approval's edits, and whether it approves under `field`. */
 function decision(answer: Exclude<Answer, { kind: 'respond' }>, field: string): Record<string, unknown> {
@@ -166,7 +147,8 @@ function interruptAnswer(confirmation: Confirmation, answer: Answer): ResumeEntr
   if (answer.kind === 'cancel') return { interruptId, status: 'cancelled' }
   if (answer.kind === 'respond') return { interruptId, status: 'resolved', payload: answer.payload }
   const payload = decision(answer, decisionField(confirmation.responseSchema))
-  if (answer.kind === 'reject' && answer.reason !== undefined && schemaHas(confirmation.responseSchema, 'reason')) payload.reason = answer.reason
+  if (answer.kind === 'reject' && answer.reason !== undefined && Object.hasOwn(propertiesOf(confirmation.responseSchema), 'reason'))
+    payload.reason = answer.reason
   return { interruptId, status: 'resolved', payload }
 }
 
@@ -190,18 +172,19 @@ function answersCallToo(confirmation: Confirmation, messages: readonly Message[]
 
 /** Puts an answer on the wire in the shape each kind of confirmation expects. */
 export function toWire(confirmation: Confirmation, answer: Answer, messageId: string, messages: readonly Message[]): WireAnswer {
+  const result = (toolCallId: string, value: unknown): ToolMessage => ({ id: messageId, role: 'tool', toolCallId, content: JSON.stringify(value) })
   switch (confirmation.source) {
     case 'interrupt': {
       const resume = interruptAnswer(confirmation, answer)
       if (!answersCallToo(confirmation, messages)) return { resume }
       // The server never writes this call's result: the answer is its result too (CopilotKit's rule).
-      const content = JSON.stringify(resume.status === 'cancelled' ? { status: 'cancelled' } : (resume.payload ?? { status: 'resolved' }))
-      return { resume, message: { id: messageId, role: 'tool', toolCallId: confirmation.toolCallId!, content } }
+      return {
+        resume,
+        message: result(confirmation.toolCallId!, resume.status === 'cancelled' ? { status: 'cancelled' } : (resume.payload ?? { status: 'resolved' })),
+      }
     }
-    case 'tool': {
-      const content = answer.kind === 'respond' ? JSON.stringify(answer.payload) : JSON.stringify({ accepted: answer.kind === 'approve' })
-      return { message: { id: messageId, role: 'tool', toolCallId: confirmation.id, content } }
-    }
+    case 'tool':
+      return { message: result(confirmation.id, answer.kind === 'respond' ? answer.payload : { accepted: answer.kind === 'approve' }) }
     case 'on_interrupt':
       return { command: answer.kind === 'respond' ? answer.payload : decision(answer, 'accepted') }
   }

@@ -15,24 +15,21 @@ type Reports = { push(effect: Report): unknown }
 
 /** A run opened on the model: unnamed until its RUN_STARTED when `runId` is not given; `requestId` when a request streams it. */
 export function newRun<S>(model: Model<S>, config: MachineConfig<S>, runId?: string, requestId?: string): RunContext {
-  const toolCallsBefore: string[] = []
-  for (const message of model.snapshot.messages) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) toolCallsBefore.push(call.id)
-  }
+  const { messages } = model.snapshot
   return {
     runId,
     requestId,
     base: model.snapshot.committed,
     mappings: config.predict,
-    toolCallsBefore,
-    messagesBefore: model.snapshot.messages.map((message) => message.id),
+    toolCallsBefore: messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : [])),
+    messagesBefore: messages.map((message) => message.id),
     onInterrupts: [],
     userKeys: [],
     streaming: {},
     stopped: [],
     sawState: false,
     holding: false,
-    resumedCalls: model.outbox ? model.outbox.answered.flatMap((c) => (c.toolCallId === undefined ? [] : [c.toolCallId])) : [],
+    resumedCalls: model.outbox?.answered.flatMap((c) => (c.toolCallId === undefined ? [] : [c.toolCallId])) ?? [],
   }
 }
 
@@ -139,10 +136,9 @@ function draftsAfterServerChange<S>(model: Model<S>, server: S, run: RunContext 
     const key = mapping.stateKey
     if (findDraft(drafts, key) || run.userKeys.includes(key)) continue
     const after = valueAt(server, key)
-    const baseline = valueAt(run.base, key)
-    if (after === valueAt(model.server, key) || sameValue(after, baseline)) continue
+    if (after === valueAt(model.server, key) || sameValue(after, valueAt(run.base, key))) continue
     const writer = Object.entries(run.streaming).findLast(([, tool]) => run.mappings.some((m) => m.tool === tool && m.stateKey === key))
-    drafts = [...drafts, makeDraft(run, key, baseline, writer?.[0], writer?.[1], mapping.toolArgument, false)]
+    drafts = [...drafts, makeDraft(run, mapping, writer?.[0], writer?.[1], false)]
     ;(values ??= new Map()).set(key, after)
   }
   return { drafts, values }
@@ -150,21 +146,15 @@ function draftsAfterServerChange<S>(model: Model<S>, server: S, run: RunContext 
 
 const sameValue = (a: unknown, b: unknown) => a === b || (a !== ABSENT && b !== ABSENT && deepEqual(a, b))
 
-function makeDraft(
-  run: RunContext,
-  stateKey: string,
-  baseline: unknown,
-  toolCallId: string | undefined,
-  tool: string | undefined,
-  toolArgument: string | undefined,
-  complete: boolean,
-): Draft {
+/** A new draft of the mapping's key, whose baseline is the key's value when the run began. */
+function makeDraft(run: RunContext, mapping: PredictionMapping, toolCallId: string | undefined, tool: string | undefined, complete: boolean): Draft {
+  const baseline = valueAt(run.base, mapping.stateKey)
   return {
-    stateKey,
+    stateKey: mapping.stateKey,
     runId: run.runId,
     toolCallId,
     tool,
-    toolArgument: toolArgument ?? '*',
+    toolArgument: mapping.toolArgument ?? '*',
     complete,
     existed: baseline !== ABSENT,
     baseline: baseline === ABSENT ? undefined : baseline,
@@ -267,9 +257,7 @@ export function draftFromArguments<S>(
     // Most chunks change only the value: the draft stays as it is.
     const argument = mapping.toolArgument ?? '*'
     if (held && held.toolCallId === toolCallId && held.complete === complete && held.toolArgument === argument && held.tool === tool) continue
-    const draft = held
-      ? { ...held, toolCallId, tool, toolArgument: argument, complete }
-      : makeDraft(run, mapping.stateKey, valueAt(run.base, mapping.stateKey), toolCallId, tool, mapping.toolArgument, complete)
+    const draft = held ? { ...held, toolCallId, tool, toolArgument: argument, complete } : makeDraft(run, mapping, toolCallId, tool, complete)
     drafts = held ? drafts.map((other) => (other === held ? draft : other)) : [...drafts, draft]
   }
   if (view === snapshot.state && drafts === model.drafts) return withDraftParts(model, snapshot, drafts, run)
@@ -301,24 +289,16 @@ export function predictStreamingCalls<S>(
 }
 
 /** Commits drafts: their current values become the server's, and they stop being drafts. */
-export function keepDrafts<S>(model: Model<S>, keys: readonly string[], values: ReadonlyMap<string, unknown> = new Map()): Model<S> {
-  if (keys.length === 0) return model
-  let server = model.server
-  for (const key of keys) server = withKey(server, key, values.has(key) ? values.get(key) : valueAt(model.snapshot.state, key))
-  return withoutDrafts(model, server, keys)
-}
+export const keepDrafts = <S>(model: Model<S>, keys: readonly string[], values: ReadonlyMap<string, unknown> = new Map()): Model<S> =>
+  endDrafts(model, keys, (draft) => (values.has(draft.stateKey) ? values.get(draft.stateKey) : valueAt(model.snapshot.state, draft.stateKey)))
 
 /** Discards drafts: their keys return to their baselines. */
-export function discardDrafts<S>(model: Model<S>, keys: readonly string[]): Model<S> {
+export const discardDrafts = <S>(model: Model<S>, keys: readonly string[]): Model<S> => endDrafts(model, keys, baselineOf)
+
+/** The drafts of `keys` end: the server's state takes each key's `settled` value, and they are drafts no more. */
+function endDrafts<S>(model: Model<S>, keys: readonly string[], settled: (draft: Draft) => unknown): Model<S> {
   if (keys.length === 0) return model
   let server = model.server
-  for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, baselineOf(draft))
-  return withoutDrafts(model, server, keys)
+  for (const draft of model.drafts) if (keys.includes(draft.stateKey)) server = withKey(server, draft.stateKey, settled(draft))
+  return { ...model, server, drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)) }
 }
-
-/** The model with the server's state `server` and the drafts of `keys` gone. */
-const withoutDrafts = <S>(model: Model<S>, server: S, keys: readonly string[]): Model<S> => ({
-  ...model,
-  server,
-  drafts: model.drafts.filter((draft) => !keys.includes(draft.stateKey)),
-})

@@ -1,3 +1,5 @@
+import { setOwn } from '../json/json-value'
+
 // Values handed to the store (apply's events, setState, approve's edits, respond's payload, run's
 // messages) are owned by it: mutating them afterwards changes nothing in the store.
 
@@ -70,8 +72,7 @@ function copyOwned(value: unknown, shared: ReadonlySet<unknown> | undefined, dep
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) return value
   const copy: Record<string, unknown> = {}
-  // defineProperty: a "__proto__" key stays a plain key.
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(copy, key, { value: copyOwned(item, shared, depth + 1), enumerable: true, writable: true, configurable: true })
+  // setOwn: a "__proto__" key stays a plain key.
+  for (const [key, item] of Object.entries(value)) setOwn(copy, key, copyOwned(item, shared, depth + 1))
   return copy
 }

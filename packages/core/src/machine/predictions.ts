@@ -1,3 +1,4 @@
+import { setOwn } from '../json/json-value'
 import type { Prediction, PredictionMapping } from '../types'
 import type { Draft } from './model'
 
@@ -39,7 +40,7 @@ export function withKey<S>(state: S, key: string, value: unknown): S {
   const next: JsonObject = { ...state }
   // A key "__proto__" must become data, never a prototype change (defineProperty is slower: only then).
   // None reaches here today (PredictState skips such entries, measureJson refuses them): this is the last guard.
-  if (key === '__proto__') Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__') setOwn(next, key, value)
   else next[key] = value
   return next as S
 }
@@ -93,30 +94,31 @@ const toPrediction = (draft: Draft, value: unknown): Prediction => ({
   toolCallId: draft.toolCallId,
   tool: draft.tool,
   stateKey: draft.stateKey,
-  value: value === ABSENT ? undefined : value,
+  value,
   complete: draft.complete,
 })
 
 const matches = (prediction: Prediction | undefined, draft: Draft, value: unknown) =>
   prediction !== undefined &&
   prediction.stateKey === draft.stateKey &&
-  prediction.value === (value === ABSENT ? undefined : value) &&
+  prediction.value === value &&
   prediction.toolCallId === draft.toolCallId &&
   prediction.tool === draft.tool &&
   prediction.complete === draft.complete
 
+/** A drafted key's value as its prediction shows it: undefined while the key is absent. */
+const shownValue = (view: unknown, key: string) => {
+  const value = valueAt(view, key)
+  return value === ABSENT ? undefined : value
+}
+
 /** One prediction per draft, in order; unchanged ones keep their identity, and so does the list. */
 export function derivePredictions(view: unknown, drafts: readonly Draft[], previous: readonly Prediction[]): readonly Prediction[] {
   if (drafts.length === 0) return previous.length === 0 ? previous : []
-  // One draft growing, the usual case: one comparison, at most one new prediction.
-  if (drafts.length === 1 && previous.length === 1) {
-    const value = valueAt(view, drafts[0]!.stateKey)
-    return matches(previous[0], drafts[0]!, value) ? previous : [toPrediction(drafts[0]!, value)]
-  }
   let predictions: Prediction[] | undefined
   for (let i = 0; i < drafts.length; i++) {
     const draft = drafts[i]!
-    const value = valueAt(view, draft.stateKey)
+    const value = shownValue(view, draft.stateKey)
     const old = previous[i]
     if (matches(old, draft, value)) {
       predictions?.push(old!)

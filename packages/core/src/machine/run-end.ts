@@ -4,7 +4,7 @@ import { endRunWork } from '../snapshot/lifecycle'
 import { claimChangedKeys, mergeEdit, rebaseEdit } from '../state/edit-merge'
 import type { AgentSnapshot } from '../types'
 import type { MachineConfig } from './config'
-import { collectConfirmations, onInterruptIds } from './confirmations'
+import { answeredCalls, collectConfirmations, onInterruptIds } from './confirmations'
 import { discardDrafts, EMPTY, keepDrafts, newRun, settle } from './drafts'
 import { type Model, type Report, report } from './model'
 
@@ -54,9 +54,9 @@ function endOfRun<S>(
       for (const error of merged.conflicts) effects.push(report(error))
       server = merged.value
     }
-    const rolledBack = { ...model, server: server as S, edit: undefined, userEdits: [], run: undefined }
-    const drafts = rolledBack.drafts.filter((draft) => !runKeys.includes(draft.stateKey))
-    return { model: settle({ ...rolledBack, drafts }, snapshot, effects, config), effects }
+    const drafts = model.drafts.filter((draft) => !runKeys.includes(draft.stateKey))
+    const rolledBack = { ...model, server: server as S, edit: undefined, userEdits: [], run: undefined, drafts }
+    return { model: settle(rolledBack, snapshot, effects, config), effects }
   }
   let next: Model<S> = { ...model, run: undefined, userEdits: [] }
   // Still holding the opening empty snapshot: that is the server's last word, and the user's keys stay theirs.
@@ -91,7 +91,7 @@ function endOfRun<S>(
  */
 function withoutCutCalls(messages: readonly Message[], streaming: readonly string[], before: readonly string[]): readonly Message[] {
   if (streaming.length === 0) return messages
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])))
+  const answered = answeredCalls(messages)
   const isCut = (call: ToolCall) => streaming.includes(call.id) && !answered.has(call.id) && !isWholeJson(call.function.arguments)
   const kept: Message[] = []
   for (const message of messages) {

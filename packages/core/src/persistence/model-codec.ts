@@ -1,4 +1,5 @@
 import { AgentStoreError } from '../errors'
+import { setOwn } from '../json/json-value'
 import type { Model } from '../machine/model'
 
 // The whole model as one JSON value and back. JSON has no `undefined` and no class instances:
@@ -42,7 +43,7 @@ function share(value: unknown, sharing: Sharing): unknown {
   if (Array.isArray(value)) built = entries.map(([, item]) => item)
   else {
     const record: Record<string, unknown> = {}
-    for (const [k, item] of entries) Object.defineProperty(record, k, { value: item, enumerable: true, writable: true, configurable: true })
+    for (const [k, item] of entries) setOwn(record, k, item)
     built = record
   }
   parts.set(key, built)
@@ -58,10 +59,7 @@ function encode(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(encode)
   if (typeof value !== 'object' || value === null) return value
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, key, { value: encode(item), enumerable: true, writable: true, configurable: true })
-  return out
+  return mapValues(value, encode)
 }
 
 function decode(value: unknown): unknown {
@@ -72,8 +70,12 @@ function decode(value: unknown): unknown {
     const { code, message, ...details } = decode((value as Record<string, unknown>)[ERROR]) as Record<string, unknown>
     return new AgentStoreError(code as AgentStoreError['code'], message as string, details)
   }
+  return mapValues(value, decode)
+}
+
+/** A plain object with the same keys, each value mapped; a "__proto__" key stays a plain key. */
+function mapValues(value: object, map: (item: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, key, { value: decode(item), enumerable: true, writable: true, configurable: true })
+  for (const [key, item] of Object.entries(value)) setOwn(out, key, map(item))
   return out
 }

@@ -92,7 +92,7 @@ export function createDispatcher<S>({ model: start, config, memo, listeners, eff
     publish(result.model)
     // A command that changed nothing (abort() when idle, React StrictMode's cleanup) leaves the store untouched.
     if (result.model !== before) touched = true
-    if (observers.size > 0) tellObservers(input, before, result.model)
+    if (observers.size > 0) observers.notify(input, { before, after: result.model })
     // By index: nearly every event has no effect, and a for…of sets up an iterator even then (bench/hand-tuned.ts).
     const done = result.effects
     for (let i = 0; i < done.length; i++) perform(done[i]!, input, replaying)
@@ -114,10 +114,6 @@ export function createDispatcher<S>({ model: start, config, memo, listeners, eff
       case 'report':
         return effects.report(effect, input)
     }
-  }
-
-  function tellObservers(input: Input<S>, before: Model<S>, after: Model<S>) {
-    observers.notify(input, { before, after })
   }
 
   function settleWhenDone(command: Command, done: readonly Effect[]) {

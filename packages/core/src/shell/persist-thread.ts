@@ -70,9 +70,9 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
       if (urgent || !persister.scheduled) persister.changed(urgent)
     },
     persistNow: () => persister.changed(true),
-    flush: () => persister.flush(),
-    stop: () => persister.stop(),
-    resume: () => persister.resume(),
+    flush: persister.flush,
+    stop: persister.stop,
+    resume: persister.resume,
   }
 }
 

@@ -31,16 +31,10 @@ export function agentLink(options: AgentStoreOptions<unknown>): AgentLink | unde
   if (url !== undefined) {
     const { headers, fetch, reader, connectUrl } = options
     const endpoint = { url, headers, fetch, reader, connectUrl }
-    return {
-      open: (input, handlers, connectOptions) => connectHttpRun(endpoint, input, handlers, connectOptions),
-      cannotConnect: connectUrl === undefined ? 'reconnect() needs a connectUrl beside url' : undefined,
-    }
+    return { open: connectHttpRun.bind(null, endpoint), cannotConnect: connectUrl === undefined ? 'reconnect() needs a connectUrl beside url' : undefined }
   }
   if (agent === undefined) return undefined
-  return {
-    open: (input, handlers, connectOptions) => connectRun(agent, input, handlers, connectOptions),
-    cannotConnect: canConnect(agent) ? undefined : NO_CONNECT,
-  }
+  return { open: connectRun.bind(null, agent), cannotConnect: canConnect(agent) ? undefined : NO_CONNECT }
 }
 
 export interface RequestRunner {

@@ -1,7 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { AgentStoreError, messageOf } from '../errors'
 import { createId } from '../ids'
-import { createMemo, machineConfig, stateRules } from '../machine/config'
+import { createMemo, type Memo, machineConfig, stateRules } from '../machine/config'
 import type { Model } from '../machine/model'
 import { type Input, withRequestShown } from '../machine/transition'
 import { blankSnapshot } from '../snapshot/copy'
@@ -11,7 +11,7 @@ import { storeCommands } from './commands'
 import { createDispatcher, type Dispatcher, type Observer } from './dispatcher'
 import { type Hydration, hydrate } from './hydration'
 import { createListenerSet } from './listeners'
-import { agentLink, createRequestRunner } from './requests'
+import { agentLink, createRequestRunner, type RequestRunner } from './requests'
 
 // The store: the parts wired together. The dispatcher runs each input through the transition and
 // publishes the snapshot; the effects go to the request runner, the event listeners, hydration
@@ -41,12 +41,39 @@ export interface StoreInternals<S = unknown> {
   restoring(): boolean
 }
 
-const internals = new WeakMap<object, StoreInternals<never>>()
+/** A store's parts, kept beside it: its internals are made from them when asked for, so an app that never asks ships no code for them. */
+interface StoreParts<S> {
+  readonly options: AgentStoreOptions<S>
+  readonly dispatcher: Dispatcher<S>
+  readonly requests: RequestRunner
+  readonly hydration: Hydration<S>
+  readonly memo: Memo<S>
+}
+
+const parts = new WeakMap<object, StoreParts<never>>()
 
 export function storeInternals<S = unknown>(store: object): StoreInternals<S> {
-  const found = internals.get(store)
+  const found = parts.get(store) as StoreParts<S> | undefined
   if (!found) throw new TypeError('Not an agent store')
-  return found as unknown as StoreInternals<S>
+  const { options, dispatcher, requests, hydration, memo } = found
+  return {
+    model: () => dispatcher.model(),
+    options,
+    observe: (observer) => dispatcher.observe(observer),
+    feed: (input) => dispatcher.dispatch(input, undefined, true),
+    replace(next) {
+      // The connection goes, not the run: the store shows that moment, and a request the model had
+      // stays open in it (abort() ends it, as it would have then; a reload finds it cut short).
+      requests.cutAll()
+      dispatcher.publish(withRequestShown(next))
+      hydration.persistNow()
+    },
+    flush: hydration.flush,
+    stop: hydration.stop,
+    resume: hydration.resume,
+    readers: () => memo.readers.size,
+    restoring: hydration.restoring,
+  }
 }
 
 export function createAgentStore<TState>(options: AgentStoreOptions<TState>): AgentStore<TState> {
@@ -113,24 +140,7 @@ export function createStoreFrom<TState>(options: AgentStoreOptions<TState>, rest
     onEvent: (listener) => eventListeners.add(listener),
     ...storeCommands({ dispatcher, link, threadId, initialState: config.initial.state, report }),
   }
-  internals.set(store, {
-    model: () => dispatcher.model(),
-    options,
-    observe: (observer) => dispatcher.observe(observer),
-    feed: (input) => dispatcher.dispatch(input, undefined, true),
-    replace(next) {
-      // The connection goes, not the run: the store shows that moment, and a request the model had
-      // stays open in it (abort() ends it, as it would have then; a reload finds it cut short).
-      requests.cutAll()
-      dispatcher.publish(withRequestShown(next))
-      hydration.persistNow()
-    },
-    flush: hydration.flush,
-    stop: hydration.stop,
-    resume: hydration.resume,
-    readers: () => memo.readers.size,
-    restoring: hydration.restoring,
-  } satisfies StoreInternals<TState> as unknown as StoreInternals<never>)
+  parts.set(store, { options, dispatcher, requests, hydration, memo } satisfies StoreParts<TState> as unknown as StoreParts<never>)
   return store
 }
 
@@ -156,4 +166,4 @@ export const reporter =
     }
   }
 
-const listenerError = (who: string, error: unknown) => new AgentStoreError('LISTENER', `${who} threw: ${messageOf(error)}`, { cause: error })
+export const listenerError = (who: string, error: unknown) => new AgentStoreError('LISTENER', `${who} threw: ${messageOf(error)}`, { cause: error })

@@ -4,7 +4,7 @@ import type { Model } from '../machine/model'
 import type { AgentSnapshot, AgentStore, AgentStoreOptions, AgUiAgent, RunStatus, ThreadPersistence } from '../types'
 import { persistParts } from './hydration'
 import { createListenerSet } from './listeners'
-import { createAgentStore, createStoreFrom, reporter, storeInternals } from './store'
+import { createAgentStore, createStoreFrom, listenerError, reporter, storeInternals } from './store'
 
 // Many conversations in one app. Each thread has its own store and its own agent (an agent holds
 // its run's state), so no event of one thread can reach another; runs go on in the background.
@@ -77,13 +77,12 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
   const dropped = new Map<string, Model<S>>()
   // Dropped stores, while the app may still hold one: that store, not a second one, is the thread.
   const detached = new Map<string, WeakRef<Entry<S>>>()
+  const inMemoryMaps = [live, leaving, detached, dropped]
   const blank = createAgentStore<S>(shared).getState()
   let summaries: readonly ThreadSummary[] = []
   let activeThreadId: string | undefined
   const report = reporter(shared)
-  const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) =>
-    report(new AgentStoreError('LISTENER', `A threads listener threw: ${messageOf(error)}`, { cause: error })),
-  )
+  const listeners = createListenerSet<ThreadsSnapshot<S>, ThreadsSnapshot<S>>((error) => report(listenerError('A threads listener', error)))
   // Another tab may write the list too: each write merges what storage holds, and a thread deleted
   // anywhere is remembered (a few hundred ids) so that no tab lists it again.
   /** Threads deleted, as storage last said plus this tab's deletions: no tab lists them again. */
@@ -260,7 +259,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
 
   /** Takes the thread out of every map of threads in memory. */
   function release(id: string): void {
-    for (const threads of [live, leaving, detached, dropped]) threads.delete(id)
+    for (const threads of inMemoryMaps) threads.delete(id)
   }
 
   function attach(id: string): AgentStore<S> {
@@ -432,7 +431,7 @@ export function createAgentThreads<S>(options: AgentThreadsOptions<S>): AgentThr
         }),
       )
       await index?.stop()
-      for (const threads of [live, leaving, detached, dropped]) threads.clear()
+      for (const threads of inMemoryMaps) threads.clear()
     },
   }
 }
