@@ -46,21 +46,38 @@ interface Frame {
   key: string
 }
 
+// The reader's states are small integers rather than string unions: every character outside a
+// string compares them, and the names cost bytes in every app.
+
 /** What may come next outside a string, number or literal. */
-type Expect =
-  | 'value'
-  | 'first-value' // after `[`: a value or `]`
-  | 'key'
-  | 'first-key' // after `{`: a key or `}`
-  | 'colon'
-  | 'comma' // after a member: `,` or the closing bracket
-  | 'end' // after the top-level value: only whitespace
+type Expect = number
+const EXPECT_VALUE = 0
+const EXPECT_FIRST_VALUE = 1 // after `[`: a value or `]`
+const EXPECT_KEY = 2
+const EXPECT_FIRST_KEY = 3 // after `{`: a key or `}`
+const EXPECT_COLON = 4
+const EXPECT_COMMA = 5 // after a member: `,` or the closing bracket
+const EXPECT_END = 6 // after the top-level value: only whitespace
 
 /** The token being read, which may continue in the next chunk. */
-type Token = 'none' | 'string' | 'key' | 'number' | 'literal'
+type Token = number
+const NO_TOKEN = 0
+const STRING_TOKEN = 1
+const KEY_TOKEN = 2
+const NUMBER_TOKEN = 3
+const LITERAL_TOKEN = 4
 
 /** Where a number is in JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
-type NumberPhase = 'start' | 'minus' | 'zero' | 'integer' | 'point' | 'fraction' | 'exponent-mark' | 'exponent-sign' | 'exponent'
+type NumberPhase = number
+const NUMBER_START = 0
+const NUMBER_MINUS = 1
+const NUMBER_ZERO = 2
+const NUMBER_INTEGER = 3
+const NUMBER_POINT = 4
+const NUMBER_FRACTION = 5
+const NUMBER_EXPONENT_MARK = 6
+const NUMBER_EXPONENT_SIGN = 7
+const NUMBER_EXPONENT = 8
 
 /**
  * A reader of one streamed JSON document (pydantic's `allow_partial='trailing-strings'`):
@@ -72,8 +89,8 @@ export function createPartialJsonReader(): PartialJsonReader {
   /** The value being built; becomes `published` at the end of a push that changed it. */
   let root: unknown
   let published: unknown
-  let expect: Expect = 'value'
-  let token: Token = 'none'
+  let expect: Expect = EXPECT_VALUE
+  let token: Token = NO_TOKEN
   /** Counts pushes, for `Frame.ownedBy`. */
   let generation = 0
   /** The input read so far (for error positions); `held` is not read yet. */
@@ -87,7 +104,7 @@ export function createPartialJsonReader(): PartialJsonReader {
   let shownLength = 0
   /** Numbers: the text so far and its phase. Literals: the word and how much of it has been read. */
   let numberText = ''
-  let phase: NumberPhase = 'start'
+  let phase: NumberPhase = NUMBER_START
   let word = ''
   let matched = 0
   let finished = false
@@ -105,7 +122,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (failure !== undefined || ended || chunk === '') return false
     // Most chunks of a long draft only extend the open string: they are appended, and the value
     // is rebuilt around the string when it is next read, not on every chunk.
-    if (token === 'string' && held === '' && isPlainStringText(chunk)) {
+    if (token === STRING_TOKEN && held === '' && isPlainStringText(chunk)) {
       text += chunk
       position += chunk.length
       stale = true
@@ -136,7 +153,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     ended = true
     catchUp()
     // A number has no closing character: the end of the input completes it.
-    if (token === 'number') finishNumber()
+    if (token === NUMBER_TOKEN) finishNumber()
     const changed = commit()
     if (failure === undefined && !complete) failure = new SyntaxError('Unexpected end of JSON input')
     return changed
@@ -147,7 +164,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (failure !== undefined) return false
     // The open string's newest version (only its length is compared: reading a long rope's
     // characters would flatten it).
-    if (token === 'string' && text.length !== shownLength) {
+    if (token === STRING_TOKEN && text.length !== shownLength) {
       shownLength = text.length
       place(slot, text, true)
     }
@@ -165,9 +182,9 @@ export function createPartialJsonReader(): PartialJsonReader {
   function read(input: string): void {
     let i = 0
     while (i < input.length && failure === undefined) {
-      if (token === 'string' || token === 'key') i = readString(input, i)
-      else if (token === 'number') i = readNumber(input, i)
-      else if (token === 'literal') i = readLiteral(input, i)
+      if (token === STRING_TOKEN || token === KEY_TOKEN) i = readString(input, i)
+      else if (token === NUMBER_TOKEN) i = readNumber(input, i)
+      else if (token === LITERAL_TOKEN) i = readLiteral(input, i)
       else i = readStructure(input, i)
     }
   }
@@ -178,22 +195,22 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (code === SPACE || code === NEWLINE || code === RETURN || code === TAB) return i + 1
     const top = frames.at(-1)
     const inArray = top !== undefined && Array.isArray(top.container)
-    if (expect === 'value' || (expect === 'first-value' && code !== RIGHT_BRACKET)) return startValue(input, i)
-    if ((expect === 'key' || expect === 'first-key') && code === QUOTE) {
-      token = 'key'
+    if (expect === EXPECT_VALUE || (expect === EXPECT_FIRST_VALUE && code !== RIGHT_BRACKET)) return startValue(input, i)
+    if ((expect === EXPECT_KEY || expect === EXPECT_FIRST_KEY) && code === QUOTE) {
+      token = KEY_TOKEN
       text = ''
       return i + 1
     }
-    if (expect === 'colon' && code === COLON) {
-      expect = 'value'
+    if (expect === EXPECT_COLON && code === COLON) {
+      expect = EXPECT_VALUE
       return i + 1
     }
-    if (expect === 'comma' && code === COMMA) {
-      expect = inArray ? 'value' : 'key'
+    if (expect === EXPECT_COMMA && code === COMMA) {
+      expect = inArray ? EXPECT_VALUE : EXPECT_KEY
       return i + 1
     }
     const closes = code === (inArray ? RIGHT_BRACKET : RIGHT_BRACE)
-    if (closes && (expect === 'first-value' || expect === 'first-key' || expect === 'comma')) {
+    if (closes && (expect === EXPECT_FIRST_VALUE || expect === EXPECT_FIRST_KEY || expect === EXPECT_COMMA)) {
       frames.pop()
       valueDone()
       return i + 1
@@ -209,12 +226,12 @@ export function createPartialJsonReader(): PartialJsonReader {
       place(at, container, false)
       frames.push({ container, ownedBy: generation, slot: at, key: '' })
       deepest = Math.max(deepest, frames.length)
-      expect = code === LEFT_BRACE ? 'first-key' : 'first-value'
+      expect = code === LEFT_BRACE ? EXPECT_FIRST_KEY : EXPECT_FIRST_VALUE
       return i + 1
     }
     if (code === QUOTE) {
       // A string shows as soon as it opens.
-      token = 'string'
+      token = STRING_TOKEN
       text = ''
       slot = nextSlot()
       shownLength = 0
@@ -222,14 +239,14 @@ export function createPartialJsonReader(): PartialJsonReader {
       return i + 1
     }
     if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
-      token = 'number'
+      token = NUMBER_TOKEN
       numberText = ''
-      phase = 'start'
+      phase = NUMBER_START
       return i
     }
     const literal = code === 0x74 ? 'true' : code === 0x66 ? 'false' : code === 0x6e ? 'null' : undefined
     if (literal === undefined) return fail(input, i)
-    token = 'literal'
+    token = LITERAL_TOKEN
     word = literal
     matched = 0
     return i
@@ -274,10 +291,10 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function finishString(): void {
-    if (token === 'key') {
+    if (token === KEY_TOKEN) {
       frames.at(-1)!.key = text
-      token = 'none'
-      expect = 'colon'
+      token = NO_TOKEN
+      expect = EXPECT_COLON
       return
     }
     place(slot, text, true)
@@ -299,7 +316,7 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function finishNumber(): boolean {
-    if (phase !== 'zero' && phase !== 'integer' && phase !== 'fraction' && phase !== 'exponent') return false
+    if (phase !== NUMBER_ZERO && phase !== NUMBER_INTEGER && phase !== NUMBER_FRACTION && phase !== NUMBER_EXPONENT) return false
     place(nextSlot(), Number(numberText), false)
     valueDone()
     return true
@@ -319,9 +336,9 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function valueDone(): void {
-    token = 'none'
+    token = NO_TOKEN
     finished = frames.length === 0
-    expect = finished ? 'end' : 'comma'
+    expect = finished ? EXPECT_END : EXPECT_COMMA
   }
 
   function fail(input: string, i: number): number {
@@ -431,23 +448,23 @@ function nextNumberPhase(phase: NumberPhase, code: number): NumberPhase | undefi
   const digit = code >= DIGIT_0 && code <= DIGIT_9
   const exponent = code === 0x65 || code === 0x45 // e, E
   switch (phase) {
-    case 'start':
-      return code === MINUS ? 'minus' : code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
-    case 'minus':
-      return code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
-    case 'zero':
-      return code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
-    case 'integer':
-      return digit ? 'integer' : code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
-    case 'point':
-      return digit ? 'fraction' : undefined
-    case 'fraction':
-      return digit ? 'fraction' : exponent ? 'exponent-mark' : undefined
-    case 'exponent-mark':
-      return digit ? 'exponent' : code === PLUS || code === MINUS ? 'exponent-sign' : undefined
-    case 'exponent-sign':
-    case 'exponent':
-      return digit ? 'exponent' : undefined
+    case NUMBER_START:
+      return code === MINUS ? NUMBER_MINUS : code === DIGIT_0 ? NUMBER_ZERO : digit ? NUMBER_INTEGER : undefined
+    case NUMBER_MINUS:
+      return code === DIGIT_0 ? NUMBER_ZERO : digit ? NUMBER_INTEGER : undefined
+    case NUMBER_ZERO:
+      return code === POINT ? NUMBER_POINT : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_INTEGER:
+      return digit ? NUMBER_INTEGER : code === POINT ? NUMBER_POINT : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_POINT:
+      return digit ? NUMBER_FRACTION : undefined
+    case NUMBER_FRACTION:
+      return digit ? NUMBER_FRACTION : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_EXPONENT_MARK:
+      return digit ? NUMBER_EXPONENT : code === PLUS || code === MINUS ? NUMBER_EXPONENT_SIGN : undefined
+    case NUMBER_EXPONENT_SIGN:
+    case NUMBER_EXPONENT:
+      return digit ? NUMBER_EXPONENT : undefined
   }
 }
 
