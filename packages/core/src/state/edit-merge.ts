@@ -71,8 +71,11 @@ function conflict(context: Context, path: string, value: unknown, reason: Confli
 
 const own = (object: JsonObject, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : ABSENT)
 
+/** The keys of `a` and then those of `b` that `a` lacks, in order. */
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])]
+
 /** The keys whose own values differ between two objects: `a`'s in order, then `b`'s. */
-const changedKeys = (a: JsonObject, b: JsonObject) => [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => own(a, key) !== own(b, key))
+const changedKeys = (a: JsonObject, b: JsonObject) => union(Object.keys(a), Object.keys(b)).filter((key) => own(a, key) !== own(b, key))
 
 /**
  * Keys the user changed win over the agent's changes to them, except where the agent removed the
@@ -122,15 +125,19 @@ function changedLeaf(before: unknown, after: unknown, path: string): { path: str
 // Where each element of `from` is in `to`, or -1.
 type Matching = Int32Array
 
+const unmatched = (size: number): Matching => new Int32Array(size).fill(-1)
+
 function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: string, context: Context): unknown[] {
   const idField = commonIdField(context.options.arrayKeys, base, mine, theirs)
-  const toMine = idField ? matchById(base, mine, idField) : matchBySequence(base, mine)
-  const toTheirs = idField ? matchById(base, theirs, idField) : matchBySequence(base, theirs)
-  const fromMine = invert(toMine, mine.length)
+  const match = (to: unknown[]) => (idField ? matchById(base, to, idField) : matchBySequence(base, to))
   // Without ids, a changed element shows as unmatched on both sides: paired, it is a modification.
-  const modifies = idField ? new Int32Array(mine.length).fill(-1) : pairModifications(toMine, fromMine)
+  const modifications = (toNew: Matching, size: number) => (idField ? unmatched(size) : pairModifications(toNew, invert(toNew, size)))
+  const toMine = match(mine)
+  const toTheirs = match(theirs)
+  const fromMine = invert(toMine, mine.length)
+  const modifies = modifications(toMine, mine.length)
   const modifiedBy = invert(modifies, base.length)
-  const changedByAgent = idField ? new Int32Array(base.length).fill(-1) : invert(pairModifications(toTheirs, invert(toTheirs, theirs.length)), base.length)
+  const changedByAgent = invert(modifications(toTheirs, theirs.length), base.length)
 
   const result: unknown[] = theirs.slice()
   const removed = new Uint8Array(theirs.length)
@@ -213,7 +220,7 @@ const MAX_CELLS = 250_000
  * general machinery (strings, options, callbacks) would cost more bytes than this function.
  */
 export function matchBySequence(from: unknown[], to: unknown[]): Matching {
-  const match = new Int32Array(from.length).fill(-1)
+  const match = unmatched(from.length)
   let start = 0
   while (start < from.length && start < to.length && same(from[start], to[start])) match[start] = start++
   let endFrom = from.length
@@ -242,7 +249,7 @@ export function matchBySequence(from: unknown[], to: unknown[]): Matching {
 }
 
 function invert(match: Matching, size: number): Matching {
-  const inverse = new Int32Array(size).fill(-1)
+  const inverse = unmatched(size)
   for (let from = 0; from < match.length; from++) if (match[from]! !== -1) inverse[match[from]!] = from
   return inverse
 }
@@ -253,17 +260,15 @@ function invert(match: Matching, size: number): Matching {
  * Returns, for each element of the new array, the old element it modifies, or -1.
  */
 function pairModifications(toNew: Matching, fromNew: Matching): Matching {
-  const modifies = new Int32Array(fromNew.length).fill(-1)
-  let oldIndex = 0
-  let newIndex = 0
-  while (oldIndex < toNew.length || newIndex < fromNew.length) {
-    const removedRun: number[] = []
-    while (oldIndex < toNew.length && toNew[oldIndex] === -1) removedRun.push(oldIndex++)
-    const addedRun: number[] = []
-    while (newIndex < fromNew.length && fromNew[newIndex] === -1) addedRun.push(newIndex++)
-    for (let k = 0; k < Math.min(removedRun.length, addedRun.length); k++) modifies[addedRun[k]!] = removedRun[k]!
-    // After both runs the next elements on both sides are matched to each other (or both sides are done): step over them.
-    if (removedRun.length === 0 && addedRun.length === 0) {
+  const modifies = unmatched(fromNew.length)
+  for (let oldIndex = 0, newIndex = 0; oldIndex < toNew.length || newIndex < fromNew.length; ) {
+    const removed = oldIndex < toNew.length && toNew[oldIndex] === -1
+    const added = newIndex < fromNew.length && fromNew[newIndex] === -1
+    if (removed && added) modifies[newIndex++] = oldIndex++
+    else if (removed) oldIndex++
+    else if (added) newIndex++
+    else {
+      // Both are matched elements, matched to each other: step over them.
       oldIndex++
       newIndex++
     }
@@ -286,7 +291,7 @@ export function recordEdit(previous: Edit | undefined, server: unknown, next: un
     }
     mine = copy
   }
-  return { base: server, mine, whole: previous ? [...new Set([...previous.whole, ...whole])] : whole }
+  return { base: server, mine, whole: previous ? union(previous.whole, whole) : whole }
 }
 
 /** The edit carried over to the server's new state; conflicting parts are left out (and reported once). */
@@ -300,5 +305,5 @@ export function rebaseEdit(edit: Edit, server: unknown, options: MergeOptions): 
 export function claimChangedKeys(edit: Edit): Edit {
   const { base, mine } = edit
   if (!isPlainObject(base) || !isPlainObject(mine)) return edit
-  return { ...edit, whole: [...new Set([...edit.whole, ...changedKeys(base, mine)])] }
+  return { ...edit, whole: union(edit.whole, changedKeys(base, mine)) }
 }
