@@ -1,7 +1,7 @@
 // RFC 6902 JSON Patch for state deltas that arrive from the network.
 // Atomic: the input is never mutated; a failed patch leaves the caller with its document.
 // Copy-on-write: only the ancestors of a changed location are copied, once per patch.
-import { deepEqual, isPlainObject, measureJson } from './json-value'
+import { copyContainer, deepEqual, isContainer, isPlainObject, measureJson } from './json-value'
 
 export interface PatchLimits {
   /** Deepest nesting an inserted value may reach, counting the depth of its path (default 512). */
@@ -32,8 +32,6 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 
 type JsonObject = Record<string, unknown>
 type Container = JsonObject | unknown[]
-
-const isContainer = (value: unknown): value is Container => Array.isArray(value) || isPlainObject(value)
 
 /** Splits a JSON Pointer (RFC 6901) into unescaped tokens; null if it is not a valid pointer. */
 export function parsePointer(pointer: string): string[] | null {
@@ -223,7 +221,7 @@ function writable(patch: Patch, path: readonly string[], chain: readonly Contain
   for (let i = 0; i < chain.length; i++) {
     let node = chain[i]!
     if (!patch.fresh.has(node)) {
-      node = Array.isArray(node) ? node.slice() : { ...node }
+      node = copyContainer(node)
       patch.fresh.add(node)
       if (parent) setChild(parent, path[i - 1]!, node)
       else patch.root = node
@@ -268,7 +266,7 @@ function remove(patch: Patch, path: readonly string[]): unknown {
   const key = path.at(-1)!
   const removed = childOf(chain.at(-1)!, key)
   const parent = writable(patch, path, chain)
-  if (Array.isArray(parent)) parent.splice(arrayIndex(key), 1)
+  if (Array.isArray(parent)) parent.splice(Number(key), 1)
   else delete parent[key]
   return removed
 }
@@ -304,8 +302,8 @@ function share(patch: Patch, value: unknown): void {
   }
 }
 
-// Only called with keys that passed the FORBIDDEN check, so the `__proto__` setter is never hit.
+// Only called with keys that passed the FORBIDDEN check, so the `__proto__` setter is never hit. An
+// array's key passed arrayIndex (digits, no leading zero), so as a property name it is that index.
 function setChild(parent: Container, key: string, value: unknown): void {
-  if (Array.isArray(parent)) parent[arrayIndex(key)] = value
-  else parent[key] = value
+  ;(parent as JsonObject)[key] = value
 }

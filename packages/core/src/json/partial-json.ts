@@ -9,7 +9,7 @@
 // length, and quadratic partial strings unless `stringBufferSize` is set. Bench scenario 4 times
 // both on the same chunks (bench/results.md).
 
-import { deepEqual, setOwn } from './json-value'
+import { copyContainer, deepEqual, isPlainObject, setOwn } from './json-value'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */
@@ -257,7 +257,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     for (; i < input.length; i++) {
       const code = input.charCodeAt(i)
       if (code === QUOTE) {
-        append(input.slice(from, i))
+        text += input.slice(from, i)
         finishString()
         return i + 1
       }
@@ -268,26 +268,21 @@ export function createPartialJsonReader(): PartialJsonReader {
         const decoded = decodeEscape(input, i)
         if (decoded === undefined) return fail(input, i)
         if (isHighSurrogate(decoded.charCodeAt(0)) && pairIsCutOff(input, end)) return hold(input, from, i)
-        append(input.slice(from, i))
-        append(decoded)
+        text += input.slice(from, i) + decoded
         i = end - 1
         from = end
       } else if (code < 0x20) return fail(input, i)
       else if (isHighSurrogate(code) && pairIsCutOff(input, i + 1)) return hold(input, from, i)
     }
-    append(input.slice(from))
+    text += input.slice(from)
     return i
   }
 
   /** Reads the string's text up to `i` and keeps the rest of the chunk for the next one. */
   function hold(input: string, from: number, i: number): number {
-    append(input.slice(from, i))
+    text += input.slice(from, i)
     held = input.slice(i)
     return input.length
-  }
-
-  function append(piece: string): void {
-    text += piece
   }
 
   function finishString(): void {
@@ -379,7 +374,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     while (first >= 0 && frames[first]!.ownedBy !== generation) first--
     for (let i = first + 1; i <= depth; i++) {
       const frame = frames[i]!
-      frame.container = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
+      frame.container = copyContainer(frame.container)
       frame.ownedBy = generation
       if (i === 0) root = frame.container
       else setMember(frames[i - 1]!.container, frame.slot!, frame.container)
@@ -415,8 +410,7 @@ export function createPartialJsonReader(): PartialJsonReader {
 /** The partial value of one top-level key of an object document ('*' or undefined = the whole document). */
 export function selectArgument(value: unknown, argument: string | undefined): unknown {
   if (argument === undefined || argument === '*') return value
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  return Object.hasOwn(value, argument) ? (value as JsonObject)[argument] : undefined
+  return isPlainObject(value) && Object.hasOwn(value, argument) ? value[argument] : undefined
 }
 
 // A plain assignment to "__proto__" would swap the prototype instead of adding a key.
