@@ -253,35 +253,26 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function readString(input: string, i: number): number {
-    let from = i
-    for (; i < input.length; i++) {
-      const code = input.charCodeAt(i)
-      if (code === QUOTE) {
-        text += input.slice(from, i)
-        finishString()
-        return i + 1
-      }
-      if (code === BACKSLASH) {
-        const end = escapeEnd(input, i)
-        // An escape cut off by the end of the chunk waits for the rest, unless it is already wrong.
-        if (end > input.length) return unfinishedEscape.test(input.slice(i + 1)) ? hold(input, from, i) : fail(input, i)
-        const decoded = decodeEscape(input, i)
-        if (decoded === undefined) return fail(input, i)
-        if (isHighSurrogate(decoded.charCodeAt(0)) && pairIsCutOff(input, end)) return hold(input, from, i)
-        text += input.slice(from, i) + decoded
-        i = end - 1
-        from = end
-      } else if (code < 0x20) return fail(input, i)
-      else if (isHighSurrogate(code) && pairIsCutOff(input, i + 1)) return hold(input, from, i)
+    stringText.lastIndex = i
+    stringText.test(input)
+    const end = stringText.lastIndex
+    const code = input.charCodeAt(end)
+    if (code === QUOTE) {
+      text += decodeStringText(input.slice(i, end))
+      finishString()
+      return end + 1
     }
-    text += input.slice(from)
-    return i
-  }
-
-  /** Reads the string's text up to `i` and keeps the rest of the chunk for the next one. */
-  function hold(input: string, from: number, i: number): number {
-    text += input.slice(from, i)
-    held = input.slice(i)
+    // Past the text: the end of the chunk, an escape it cuts off (which waits for the rest), or an error.
+    if (end < input.length && !(code === BACKSLASH && unfinishedEscape.test(input.slice(end + 1)))) return fail(input, end)
+    let piece = decodeStringText(input.slice(i, end))
+    let from = end
+    // A high surrogate at the cut waits too (raw, or as its escape), so a character never shows in halves.
+    if (isHighSurrogate(piece.charCodeAt(piece.length - 1))) {
+      from = isHighSurrogate(input.charCodeAt(end - 1)) ? end - 1 : end - 6 // the escape `\uXXXX`
+      piece = piece.slice(0, -1)
+    }
+    text += piece
+    held = input.slice(from)
     return input.length
   }
 
@@ -462,16 +453,14 @@ function nextNumberPhase(phase: NumberPhase, code: number): NumberPhase | undefi
   }
 }
 
-const simpleEscapes: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
-const hex4 = /^[0-9a-fA-F]{4}$/
+/**
+ * String text: characters from U+0020 up but the quote and the backslash, and escapes that are
+ * valid. Stops before anything else: the closing quote, a control character, a wrong or cut escape.
+ */
+const stringText = /[\u0020\u0021\u0023-\u005b\u005d-\uffff]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[\u0020\u0021\u0023-\u005b\u005d-\uffff]*)*/y
 
-/** The escape sequence whose backslash is at `text[i]`, decoded; undefined if it is invalid. */
-function decodeEscape(text: string, i: number): string | undefined {
-  const next = text[i + 1]!
-  if (next !== 'u') return Object.hasOwn(simpleEscapes, next) ? simpleEscapes[next] : undefined
-  const digits = text.slice(i + 2, i + 6)
-  return hex4.test(digits) ? String.fromCharCode(Number.parseInt(digits, 16)) : undefined
-}
+/** Decodes text that stringText matched; JSON.parse reads its escapes (it accepts a lone surrogate, as the reader does). */
+const decodeStringText = (piece: string): string => (piece.includes('\\') ? JSON.parse(`"${piece}"`) : piece)
 
 /** Whether `chunk` can only extend an open string: no quote, backslash, control character or surrogate. */
 function isPlainStringText(chunk: string): boolean {
@@ -485,16 +474,3 @@ function isPlainStringText(chunk: string): boolean {
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 // What may follow the backslash of an escape cut off at the end of a chunk.
 const unfinishedEscape = /^(?:u[0-9a-fA-F]{0,3})?$/
-
-/** Where the escape whose backslash is at `input[i]` ends (it may be past the end of the chunk). */
-const escapeEnd = (input: string, i: number) => i + (input.charCodeAt(i + 1) === 0x75 /* u */ ? 6 : 2)
-
-/**
- * Whether the low surrogate that may pair with a high one ending at `at` is not in the chunk yet:
- * the chunk ends there, or in a valid escape that starts there. Then the high one waits too, so a
- * character never shows in halves.
- */
-function pairIsCutOff(input: string, at: number): boolean {
-  if (at === input.length) return true
-  return input.charCodeAt(at) === BACKSLASH && escapeEnd(input, at) > input.length && unfinishedEscape.test(input.slice(at + 1))
-}
