@@ -157,20 +157,16 @@ function pointerAt(operation: JsonObject, field: 'path' | 'from', writes: boolea
   return tokens
 }
 
-/** The op's value, checked to be JSON; `path` null means it is only compared (test). */
+/** The op's value, checked to be JSON; `path` null means it is only compared (test): then any depth and size will do. */
 function operationValue(patch: Patch, operation: JsonObject, path: string[] | null): unknown {
   if (!Object.hasOwn(operation, 'value')) reject("missing 'value'")
   const value = operation.value
-  if (path) checkInsert(patch, value, path.length, patch.maxSize)
-  else {
-    const measure = measureJson(value, Infinity)
-    if (!measure.ok) reject(`value: ${measure.reason}`)
-  }
+  if (path) checkInsert(value, path.length, patch.maxDepth, patch.maxSize)
+  else checkInsert(value, 0, Infinity, undefined)
   return value
 }
 
-function checkInsert(patch: Patch, value: unknown, pathDepth: number, maxSize: number | undefined): void {
-  const { maxDepth } = patch
+function checkInsert(value: unknown, pathDepth: number, maxDepth: number, maxSize: number | undefined): void {
   // A string is let through unread while its length alone keeps it under the limit: a document
   // replaced delta by delta must not be scanned each time. Its exact size counts once the
   // state's size bound passes the limit (state-rules.ts).
@@ -278,13 +274,13 @@ function move(patch: Patch, from: readonly string[], path: readonly string[]): v
   if (prefix && path.length === from.length) return void valueAt(patch, from)
   const value = remove(patch, from)
   // Moving up or sideways cannot deepen the document; moving down can.
-  if (path.length > from.length) checkInsert(patch, value, path.length, undefined)
+  if (path.length > from.length) checkInsert(value, path.length, patch.maxDepth, undefined)
   add(patch, path, value)
 }
 
 function copy(patch: Patch, from: readonly string[], path: readonly string[]): void {
   const value = valueAt(patch, from)
-  checkInsert(patch, value, path.length, patch.maxSize)
+  checkInsert(value, path.length, patch.maxDepth, patch.maxSize)
   share(patch, value)
   add(patch, path, value)
 }
