@@ -37,16 +37,10 @@ type Container = JsonObject | unknown[]
 export function parsePointer(pointer: string): string[] | null {
   if (typeof pointer !== 'string') return null
   if (pointer === '') return []
-  if (!pointer.startsWith('/')) return null
+  if (!pointer.startsWith('/') || /~(?![01])/.test(pointer)) return null
   const tokens = splitPointer(pointer)
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!
-    if (!token.includes('~')) continue
-    if (/~(?![01])/.test(token)) return null
-    // ~1 before ~0, so "~01" becomes "~1" and not "/".
-    tokens[i] = token.replaceAll('~1', '/').replaceAll('~0', '~')
-  }
-  return tokens
+  // ~1 before ~0, so "~01" becomes "~1" and not "/".
+  return pointer.includes('~') ? tokens.map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~')) : tokens
 }
 
 /** The tokens after the leading "/", split on "/". By indexOf rather than `split('/')`, which is slower on V8 (bench/hand-tuned.ts). */
@@ -107,17 +101,11 @@ export function applyPatch<T>(document: T, operations: readonly unknown[], limit
 }
 
 function failure(opIndex: number, operation: unknown, reason: string, limit?: PatchFailure['limit']): PatchFailure {
-  const op = isPlainObject(operation) ? operation : {}
-  const name = own(op, 'op')
-  const path = own(op, 'path')
-  return {
-    ok: false,
-    opIndex,
-    op: typeof name === 'string' ? name : '',
-    path: typeof path === 'string' ? path : '',
-    reason,
-    ...(limit ? { limit } : {}),
+  const text = (field: string) => {
+    const value = isPlainObject(operation) ? own(operation, field) : undefined
+    return typeof value === 'string' ? value : ''
   }
+  return { ok: false, opIndex, op: text('op'), path: text('path'), reason, ...(limit ? { limit } : {}) }
 }
 
 /** One patch being applied. */

@@ -36,20 +36,18 @@ interface Frame {
   next: number
 }
 
-// The pointer of the child currently being visited: built only when reporting a failure.
-const framePath = (frames: readonly Frame[]) =>
-  frames
-    .filter((f) => f.next > 0)
-    .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
-    .join('')
-
 type FailureKind = JsonMisfit['kind']
 
+// The path is the pointer of the child being visited: built only when reporting a failure.
 const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, suffix = ''): JsonMeasure => ({
   ok: false,
   kind,
   reason,
-  path: framePath(frames) + suffix,
+  path:
+    frames
+      .filter((f) => f.next > 0)
+      .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
+      .join('') + suffix,
 })
 
 /**
@@ -84,17 +82,12 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
       size += String(current).length
     } else if (isContainer(current) || (lenient && typeof current === 'object')) {
       if (frames.length + 1 > maxDepth) return fail('depth', `deeper than ${maxDepth}`)
-      if (Array.isArray(current)) {
-        frames.push({ node: current, keys: null, next: 0 })
-        size += 2 + Math.max(0, current.length - 1)
-      } else {
-        // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
-        if (!lenient && Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
-        const keys = Object.keys(current)
-        frames.push({ node: current as JsonObject, keys, next: 0 })
-        size += 2 + Math.max(0, keys.length - 1)
-        for (const key of keys) size += jsonStringSize(key) + 1
-      }
+      const keys = Array.isArray(current) ? null : Object.keys(current)
+      // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
+      if (keys && !lenient && Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
+      frames.push({ node: current as JsonObject | unknown[], keys, next: 0 })
+      size += 2 + Math.max(0, (keys ?? (current as unknown[])).length - 1)
+      if (keys) for (const key of keys) size += jsonStringSize(key) + 1
       depth = Math.max(depth, frames.length)
     } else if (lenient) size += 4
     else {

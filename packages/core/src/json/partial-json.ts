@@ -244,7 +244,7 @@ export function createPartialJsonReader(): PartialJsonReader {
       phase = NUMBER_START
       return i
     }
-    const literal = code === 0x74 ? 'true' : code === 0x66 ? 'false' : code === 0x6e ? 'null' : undefined
+    const literal = LITERALS.find((name) => name.charCodeAt(0) === code)
     if (literal === undefined) return fail(input, i)
     token = LITERAL_TOKEN
     word = literal
@@ -315,7 +315,7 @@ export function createPartialJsonReader(): PartialJsonReader {
       matched++
     }
     if (matched === word.length) {
-      place(nextSlot(), word === 'null' ? null : word === 'true', false)
+      place(nextSlot(), JSON.parse(word), false)
       valueDone()
     }
     return i
@@ -409,6 +409,8 @@ function setMember(container: Container, slot: string | number, value: unknown):
   if (slot === '__proto__') setOwn(container, slot, value)
   else (container as Record<string | number, unknown>)[slot] = value
 }
+
+const LITERALS = ['true', 'false', 'null']
 
 const SPACE = 0x20
 const NEWLINE = 0x0a

@@ -108,18 +108,15 @@ function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, pa
 
 /** Where a changed element differs, when it is one value deep inside it: that path and value name a conflict best. */
 function changedLeaf(before: unknown, after: unknown, path: string): { path: string; value: unknown } {
-  for (;;) {
-    const from = before
-    const to = after
-    if (!isPlainObject(from) || !isPlainObject(to)) return { path, value: to }
-    const changed = changedKeys(from, to)
-    if (changed.length !== 1) return { path, value: to }
+  while (isPlainObject(before) && isPlainObject(after)) {
+    const changed = changedKeys(before, after)
+    if (changed.length !== 1) break
     const key = changed[0]!
     path = `${path}/${escapeToken(key)}`
-    before = own(from, key)
-    after = own(to, key)
-    if (after === ABSENT) return { path, value: ABSENT }
+    before = own(before, key)
+    after = own(after, key)
   }
+  return { path, value: after }
 }
 
 // Where each element of `from` is in `to`, or -1.
@@ -139,8 +136,8 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   const modifiedBy = invert(modifies, base.length)
   const changedByAgent = invert(modifications(toTheirs, theirs.length), base.length)
 
+  // theirs with the user's changes to its elements; ABSENT where the user deleted one.
   const result: unknown[] = theirs.slice()
-  const removed = new Uint8Array(theirs.length)
   // The user changed element b (at m in their array), and the agent removed or changed it.
   const lost = (b: number, m: number, reason: ConflictReason) => {
     const leaf = changedLeaf(base[b], mine[m], `${path}/${m}`)
@@ -161,7 +158,7 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
       else lost(b, m, changedByAgent[b] !== -1 ? 'changed' : 'removed')
     } else if (inTheirs !== -1 && (!idField || deepEqual(base[b], theirs[inTheirs]))) {
       // Deleted by the user: gone too, unless the agent changed it in the meantime.
-      removed[inTheirs] = 1
+      result[inTheirs] = ABSENT
     } else if (inTheirs !== -1 || changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
   }
 
@@ -179,7 +176,7 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   }
   const out: unknown[] = [...after[0]!]
   for (let t = 0; t < theirs.length; t++) {
-    if (!removed[t]) out.push(result[t])
+    if (result[t] !== ABSENT) out.push(result[t])
     out.push(...after[t + 1]!)
   }
   return out.length === theirs.length && out.every((value, i) => value === theirs[i]) ? theirs : out
