@@ -82,11 +82,10 @@ type DetailsArgument<C extends AgentStoreErrorCode> =
 const StoreError = class AgentStoreError extends Error {
   readonly code: AgentStoreErrorCode
 
-  constructor(code: AgentStoreErrorCode, message: string, details: object & Cause = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+  constructor(code: AgentStoreErrorCode, message: string, { cause, ...rest }: object & Cause = {}) {
+    super(message, cause === undefined ? undefined : { cause })
     this.name = 'AgentStoreError'
     this.code = code
-    const { cause: _cause, ...rest } = details
     Object.assign(this, rest)
   }
 }

@@ -144,6 +144,15 @@ describe('replaceEqualDeep', () => {
     expect(replaceEqualDeep([], [])).toEqual([])
   })
 
+  it('does not take a key prev lacks for an equal one, even when next holds undefined there', () => {
+    const next = { a: undefined }
+    expect(replaceEqualDeep({ b: 1 }, next)).toBe(next)
+    const nested = { x: { a: undefined } }
+    expect(replaceEqualDeep({ x: { b: undefined } }, nested)).toBe(nested)
+    const inherited = { toString: undefined }
+    expect(replaceEqualDeep({ b: 1 }, inherited)).toBe(inherited)
+  })
+
   it('keeps the identity of every equal subtree and replaces the rest', () => {
     const prev = { same: { deep: [1, 2] }, changed: { keep: { k: 1 }, v: 1 }, rows: [{ id: 1 }, { id: 2 }] }
     const next = { same: { deep: [1, 2] }, changed: { keep: { k: 1 }, v: 2 }, rows: [{ id: 1 }, { id: 3 }], added: {} }

@@ -17,7 +17,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return proto === Object.prototype || proto === null
 }
 
-const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
+export const isContainer = (value: unknown): value is JsonObject | unknown[] => Array.isArray(value) || isPlainObject(value)
+
+/** A shallow copy of an array or object; spread keeps every key an own data property, `__proto__` included. */
+export const copyContainer = <T extends object>(container: T): T => (Array.isArray(container) ? container.slice() : { ...container }) as T
 
 /** Sets an own data property, `__proto__` included, which a plain assignment would turn into a prototype swap. */
 export const setOwn = (object: object, key: string, value: unknown) =>
@@ -33,20 +36,18 @@ interface Frame {
   next: number
 }
 
-// The pointer of the child currently being visited: built only when reporting a failure.
-const framePath = (frames: readonly Frame[]) =>
-  frames
-    .filter((f) => f.next > 0)
-    .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
-    .join('')
-
 type FailureKind = JsonMisfit['kind']
 
+// The path is the pointer of the child being visited: built only when reporting a failure.
 const failure = (frames: readonly Frame[], kind: FailureKind, reason: string, suffix = ''): JsonMeasure => ({
   ok: false,
   kind,
   reason,
-  path: framePath(frames) + suffix,
+  path:
+    frames
+      .filter((f) => f.next > 0)
+      .map((f) => '/' + escapeToken(f.keys ? f.keys[f.next - 1]! : String(f.next - 1)))
+      .join('') + suffix,
 })
 
 /**
@@ -81,17 +82,12 @@ export function measureJson(value: unknown, maxDepth: number, maxSize = Infinity
       size += String(current).length
     } else if (isContainer(current) || (lenient && typeof current === 'object')) {
       if (frames.length + 1 > maxDepth) return fail('depth', `deeper than ${maxDepth}`)
-      if (Array.isArray(current)) {
-        frames.push({ node: current, keys: null, next: 0 })
-        size += 2 + Math.max(0, current.length - 1)
-      } else {
-        // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
-        if (!lenient && Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
-        const keys = Object.keys(current)
-        frames.push({ node: current as JsonObject, keys, next: 0 })
-        size += 2 + Math.max(0, keys.length - 1)
-        for (const key of keys) size += jsonStringSize(key) + 1
-      }
+      const keys = Array.isArray(current) ? null : Object.keys(current)
+      // An own "__proto__" key turns into a prototype swap as soon as code does `copy[key] = v`.
+      if (keys && !lenient && Object.hasOwn(current, '__proto__')) return fail('forbidden-key', 'own key "__proto__"', '/__proto__')
+      frames.push({ node: current as JsonObject | unknown[], keys, next: 0 })
+      size += 2 + Math.max(0, (keys ?? (current as unknown[])).length - 1)
+      if (keys) for (const key of keys) size += jsonStringSize(key) + 1
       depth = Math.max(depth, frames.length)
     } else if (lenient) size += 4
     else {
@@ -182,29 +178,22 @@ interface ShareFrame {
 export function replaceEqualDeep<T>(prev: unknown, next: T): T {
   if (!bothContainers(prev, next)) return prev === next ? (prev as T) : next
   const frames: ShareFrame[] = [open(prev, next)]
-  let result: unknown
   for (;;) {
     const frame = frames.at(-1)!
     const size = frame.keys ? frame.keys.length : (frame.next as unknown[]).length
     if (frame.index < size) {
-      const key = frame.keys ? frame.keys[frame.index]! : frame.index
-      const n = read(frame.next, key)
-      const hasPrev = frame.keys ? Object.hasOwn(frame.prev, key) : (key as number) < (frame.prev as unknown[]).length
-      const p = hasPrev ? read(frame.prev, key) : undefined
-      if (hasPrev && p !== n && bothContainers(p, n)) {
-        frames.push(open(p, n))
-        continue
-      }
-      settle(frame, hasPrev && p === n, n, n)
+      const n = read(frame.next, keyAt(frame))
+      const p = prevChild(frame)
+      if (p !== n && bothContainers(p, n)) frames.push(open(p, n))
+      else settle(frame, n)
       continue
     }
     const prevSize = frame.keys ? Object.keys(frame.prev).length : (frame.prev as unknown[]).length
-    result = frame.same === size && prevSize === size ? frame.prev : (frame.out ?? frame.next)
+    const result = frame.same === size && prevSize === size ? frame.prev : (frame.out ?? frame.next)
     frames.pop()
     const parent = frames.at(-1)
     if (!parent) return result as T
-    const key = parent.keys ? parent.keys[parent.index]! : parent.index
-    settle(parent, result === read(parent.prev, key), result, read(parent.next, key))
+    settle(parent, result)
   }
 }
 
@@ -219,13 +208,25 @@ function open(prev: JsonObject | unknown[], next: unknown): ShareFrame {
 
 const read = (container: JsonObject | unknown[], key: string | number) => (container as Record<string | number, unknown>)[key]
 
+const keyAt = (frame: ShareFrame) => (frame.keys ? frame.keys[frame.index]! : frame.index)
+
+// Stands for a child prev does not have: no value of next is ever this.
+const MISSING = Symbol('missing')
+
+// prev's own child under the current key, or MISSING.
+function prevChild(frame: ShareFrame): unknown {
+  const key = keyAt(frame)
+  const has = frame.keys ? Object.hasOwn(frame.prev, key) : (key as number) < (frame.prev as unknown[]).length
+  return has ? read(frame.prev, key) : MISSING
+}
+
 // Records the shared value of the current child and moves on.
-function settle(frame: ShareFrame, same: boolean, value: unknown, original: unknown) {
-  const key = frame.keys ? frame.keys[frame.index]! : frame.index
-  if (same) frame.same++
-  if (value !== original) {
+function settle(frame: ShareFrame, value: unknown) {
+  const key = keyAt(frame)
+  if (value === prevChild(frame)) frame.same++
+  if (value !== read(frame.next, key)) {
     // The spread keeps every key an own data property, so this write never reaches a setter.
-    frame.out ??= Array.isArray(frame.next) ? frame.next.slice() : { ...frame.next }
+    frame.out ??= copyContainer(frame.next)
     ;(frame.out as Record<string | number, unknown>)[key] = value
   }
   frame.index++

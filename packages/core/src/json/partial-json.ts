@@ -9,7 +9,7 @@
 // length, and quadratic partial strings unless `stringBufferSize` is set. Bench scenario 4 times
 // both on the same chunks (bench/results.md).
 
-import { deepEqual, setOwn } from './json-value'
+import { copyContainer, deepEqual, isPlainObject, setOwn } from './json-value'
 
 export interface PartialJsonReader {
   /** Feed the next chunk. Returns true when the current partial value changed (by value) since the last call. */
@@ -46,21 +46,38 @@ interface Frame {
   key: string
 }
 
+// The reader's states are small integers rather than string unions: every character outside a
+// string compares them, and the names cost bytes in every app.
+
 /** What may come next outside a string, number or literal. */
-type Expect =
-  | 'value'
-  | 'first-value' // after `[`: a value or `]`
-  | 'key'
-  | 'first-key' // after `{`: a key or `}`
-  | 'colon'
-  | 'comma' // after a member: `,` or the closing bracket
-  | 'end' // after the top-level value: only whitespace
+type Expect = number
+const EXPECT_VALUE = 0
+const EXPECT_FIRST_VALUE = 1 // after `[`: a value or `]`
+const EXPECT_KEY = 2
+const EXPECT_FIRST_KEY = 3 // after `{`: a key or `}`
+const EXPECT_COLON = 4
+const EXPECT_COMMA = 5 // after a member: `,` or the closing bracket
+const EXPECT_END = 6 // after the top-level value: only whitespace
 
 /** The token being read, which may continue in the next chunk. */
-type Token = 'none' | 'string' | 'key' | 'number' | 'literal'
+type Token = number
+const NO_TOKEN = 0
+const STRING_TOKEN = 1
+const KEY_TOKEN = 2
+const NUMBER_TOKEN = 3
+const LITERAL_TOKEN = 4
 
 /** Where a number is in JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
-type NumberPhase = 'start' | 'minus' | 'zero' | 'integer' | 'point' | 'fraction' | 'exponent-mark' | 'exponent-sign' | 'exponent'
+type NumberPhase = number
+const NUMBER_START = 0
+const NUMBER_MINUS = 1
+const NUMBER_ZERO = 2
+const NUMBER_INTEGER = 3
+const NUMBER_POINT = 4
+const NUMBER_FRACTION = 5
+const NUMBER_EXPONENT_MARK = 6
+const NUMBER_EXPONENT_SIGN = 7
+const NUMBER_EXPONENT = 8
 
 /**
  * A reader of one streamed JSON document (pydantic's `allow_partial='trailing-strings'`):
@@ -72,8 +89,8 @@ export function createPartialJsonReader(): PartialJsonReader {
   /** The value being built; becomes `published` at the end of a push that changed it. */
   let root: unknown
   let published: unknown
-  let expect: Expect = 'value'
-  let token: Token = 'none'
+  let expect: Expect = EXPECT_VALUE
+  let token: Token = NO_TOKEN
   /** Counts pushes, for `Frame.ownedBy`. */
   let generation = 0
   /** The input read so far (for error positions); `held` is not read yet. */
@@ -87,7 +104,7 @@ export function createPartialJsonReader(): PartialJsonReader {
   let shownLength = 0
   /** Numbers: the text so far and its phase. Literals: the word and how much of it has been read. */
   let numberText = ''
-  let phase: NumberPhase = 'start'
+  let phase: NumberPhase = NUMBER_START
   let word = ''
   let matched = 0
   let finished = false
@@ -105,7 +122,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (failure !== undefined || ended || chunk === '') return false
     // Most chunks of a long draft only extend the open string: they are appended, and the value
     // is rebuilt around the string when it is next read, not on every chunk.
-    if (token === 'string' && held === '' && isPlainStringText(chunk)) {
+    if (token === STRING_TOKEN && held === '' && isPlainStringText(chunk)) {
       text += chunk
       position += chunk.length
       stale = true
@@ -136,7 +153,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     ended = true
     catchUp()
     // A number has no closing character: the end of the input completes it.
-    if (token === 'number') finishNumber()
+    if (token === NUMBER_TOKEN) finishNumber()
     const changed = commit()
     if (failure === undefined && !complete) failure = new SyntaxError('Unexpected end of JSON input')
     return changed
@@ -147,7 +164,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (failure !== undefined) return false
     // The open string's newest version (only its length is compared: reading a long rope's
     // characters would flatten it).
-    if (token === 'string' && text.length !== shownLength) {
+    if (token === STRING_TOKEN && text.length !== shownLength) {
       shownLength = text.length
       place(slot, text, true)
     }
@@ -165,9 +182,9 @@ export function createPartialJsonReader(): PartialJsonReader {
   function read(input: string): void {
     let i = 0
     while (i < input.length && failure === undefined) {
-      if (token === 'string' || token === 'key') i = readString(input, i)
-      else if (token === 'number') i = readNumber(input, i)
-      else if (token === 'literal') i = readLiteral(input, i)
+      if (token === STRING_TOKEN || token === KEY_TOKEN) i = readString(input, i)
+      else if (token === NUMBER_TOKEN) i = readNumber(input, i)
+      else if (token === LITERAL_TOKEN) i = readLiteral(input, i)
       else i = readStructure(input, i)
     }
   }
@@ -178,22 +195,22 @@ export function createPartialJsonReader(): PartialJsonReader {
     if (code === SPACE || code === NEWLINE || code === RETURN || code === TAB) return i + 1
     const top = frames.at(-1)
     const inArray = top !== undefined && Array.isArray(top.container)
-    if (expect === 'value' || (expect === 'first-value' && code !== RIGHT_BRACKET)) return startValue(input, i)
-    if ((expect === 'key' || expect === 'first-key') && code === QUOTE) {
-      token = 'key'
+    if (expect === EXPECT_VALUE || (expect === EXPECT_FIRST_VALUE && code !== RIGHT_BRACKET)) return startValue(input, i)
+    if ((expect === EXPECT_KEY || expect === EXPECT_FIRST_KEY) && code === QUOTE) {
+      token = KEY_TOKEN
       text = ''
       return i + 1
     }
-    if (expect === 'colon' && code === COLON) {
-      expect = 'value'
+    if (expect === EXPECT_COLON && code === COLON) {
+      expect = EXPECT_VALUE
       return i + 1
     }
-    if (expect === 'comma' && code === COMMA) {
-      expect = inArray ? 'value' : 'key'
+    if (expect === EXPECT_COMMA && code === COMMA) {
+      expect = inArray ? EXPECT_VALUE : EXPECT_KEY
       return i + 1
     }
     const closes = code === (inArray ? RIGHT_BRACKET : RIGHT_BRACE)
-    if (closes && (expect === 'first-value' || expect === 'first-key' || expect === 'comma')) {
+    if (closes && (expect === EXPECT_FIRST_VALUE || expect === EXPECT_FIRST_KEY || expect === EXPECT_COMMA)) {
       frames.pop()
       valueDone()
       return i + 1
@@ -209,12 +226,12 @@ export function createPartialJsonReader(): PartialJsonReader {
       place(at, container, false)
       frames.push({ container, ownedBy: generation, slot: at, key: '' })
       deepest = Math.max(deepest, frames.length)
-      expect = code === LEFT_BRACE ? 'first-key' : 'first-value'
+      expect = code === LEFT_BRACE ? EXPECT_FIRST_KEY : EXPECT_FIRST_VALUE
       return i + 1
     }
     if (code === QUOTE) {
       // A string shows as soon as it opens.
-      token = 'string'
+      token = STRING_TOKEN
       text = ''
       slot = nextSlot()
       shownLength = 0
@@ -222,62 +239,48 @@ export function createPartialJsonReader(): PartialJsonReader {
       return i + 1
     }
     if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
-      token = 'number'
+      token = NUMBER_TOKEN
       numberText = ''
-      phase = 'start'
+      phase = NUMBER_START
       return i
     }
-    const literal = code === 0x74 ? 'true' : code === 0x66 ? 'false' : code === 0x6e ? 'null' : undefined
+    const literal = LITERALS.find((name) => name.charCodeAt(0) === code)
     if (literal === undefined) return fail(input, i)
-    token = 'literal'
+    token = LITERAL_TOKEN
     word = literal
     matched = 0
     return i
   }
 
   function readString(input: string, i: number): number {
-    let from = i
-    for (; i < input.length; i++) {
-      const code = input.charCodeAt(i)
-      if (code === QUOTE) {
-        append(input.slice(from, i))
-        finishString()
-        return i + 1
-      }
-      if (code === BACKSLASH) {
-        const end = escapeEnd(input, i)
-        // An escape cut off by the end of the chunk waits for the rest, unless it is already wrong.
-        if (end > input.length) return unfinishedEscape.test(input.slice(i + 1)) ? hold(input, from, i) : fail(input, i)
-        const decoded = decodeEscape(input, i)
-        if (decoded === undefined) return fail(input, i)
-        if (isHighSurrogate(decoded.charCodeAt(0)) && pairIsCutOff(input, end)) return hold(input, from, i)
-        append(input.slice(from, i))
-        append(decoded)
-        i = end - 1
-        from = end
-      } else if (code < 0x20) return fail(input, i)
-      else if (isHighSurrogate(code) && pairIsCutOff(input, i + 1)) return hold(input, from, i)
+    stringText.lastIndex = i
+    stringText.test(input)
+    const end = stringText.lastIndex
+    const code = input.charCodeAt(end)
+    if (code === QUOTE) {
+      text += decodeStringText(input.slice(i, end))
+      finishString()
+      return end + 1
     }
-    append(input.slice(from))
-    return i
-  }
-
-  /** Reads the string's text up to `i` and keeps the rest of the chunk for the next one. */
-  function hold(input: string, from: number, i: number): number {
-    append(input.slice(from, i))
-    held = input.slice(i)
+    // Past the text: the end of the chunk, an escape it cuts off (which waits for the rest), or an error.
+    if (end < input.length && !(code === BACKSLASH && unfinishedEscape.test(input.slice(end + 1)))) return fail(input, end)
+    let piece = decodeStringText(input.slice(i, end))
+    let from = end
+    // A high surrogate at the cut waits too (raw, or as its escape), so a character never shows in halves.
+    if (isHighSurrogate(piece.charCodeAt(piece.length - 1))) {
+      from = isHighSurrogate(input.charCodeAt(end - 1)) ? end - 1 : end - 6 // the escape `\uXXXX`
+      piece = piece.slice(0, -1)
+    }
+    text += piece
+    held = input.slice(from)
     return input.length
   }
 
-  function append(piece: string): void {
-    text += piece
-  }
-
   function finishString(): void {
-    if (token === 'key') {
+    if (token === KEY_TOKEN) {
       frames.at(-1)!.key = text
-      token = 'none'
-      expect = 'colon'
+      token = NO_TOKEN
+      expect = EXPECT_COLON
       return
     }
     place(slot, text, true)
@@ -299,7 +302,7 @@ export function createPartialJsonReader(): PartialJsonReader {
   }
 
   function finishNumber(): boolean {
-    if (phase !== 'zero' && phase !== 'integer' && phase !== 'fraction' && phase !== 'exponent') return false
+    if (phase !== NUMBER_ZERO && phase !== NUMBER_INTEGER && phase !== NUMBER_FRACTION && phase !== NUMBER_EXPONENT) return false
     place(nextSlot(), Number(numberText), false)
     valueDone()
     return true
@@ -312,16 +315,16 @@ export function createPartialJsonReader(): PartialJsonReader {
       matched++
     }
     if (matched === word.length) {
-      place(nextSlot(), word === 'null' ? null : word === 'true', false)
+      place(nextSlot(), JSON.parse(word), false)
       valueDone()
     }
     return i
   }
 
   function valueDone(): void {
-    token = 'none'
+    token = NO_TOKEN
     finished = frames.length === 0
-    expect = finished ? 'end' : 'comma'
+    expect = finished ? EXPECT_END : EXPECT_COMMA
   }
 
   function fail(input: string, i: number): number {
@@ -362,7 +365,7 @@ export function createPartialJsonReader(): PartialJsonReader {
     while (first >= 0 && frames[first]!.ownedBy !== generation) first--
     for (let i = first + 1; i <= depth; i++) {
       const frame = frames[i]!
-      frame.container = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
+      frame.container = copyContainer(frame.container)
       frame.ownedBy = generation
       if (i === 0) root = frame.container
       else setMember(frames[i - 1]!.container, frame.slot!, frame.container)
@@ -398,8 +401,7 @@ export function createPartialJsonReader(): PartialJsonReader {
 /** The partial value of one top-level key of an object document ('*' or undefined = the whole document). */
 export function selectArgument(value: unknown, argument: string | undefined): unknown {
   if (argument === undefined || argument === '*') return value
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  return Object.hasOwn(value, argument) ? (value as JsonObject)[argument] : undefined
+  return isPlainObject(value) && Object.hasOwn(value, argument) ? value[argument] : undefined
 }
 
 // A plain assignment to "__proto__" would swap the prototype instead of adding a key.
@@ -407,6 +409,8 @@ function setMember(container: Container, slot: string | number, value: unknown):
   if (slot === '__proto__') setOwn(container, slot, value)
   else (container as Record<string | number, unknown>)[slot] = value
 }
+
+const LITERALS = ['true', 'false', 'null']
 
 const SPACE = 0x20
 const NEWLINE = 0x0a
@@ -431,36 +435,34 @@ function nextNumberPhase(phase: NumberPhase, code: number): NumberPhase | undefi
   const digit = code >= DIGIT_0 && code <= DIGIT_9
   const exponent = code === 0x65 || code === 0x45 // e, E
   switch (phase) {
-    case 'start':
-      return code === MINUS ? 'minus' : code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
-    case 'minus':
-      return code === DIGIT_0 ? 'zero' : digit ? 'integer' : undefined
-    case 'zero':
-      return code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
-    case 'integer':
-      return digit ? 'integer' : code === POINT ? 'point' : exponent ? 'exponent-mark' : undefined
-    case 'point':
-      return digit ? 'fraction' : undefined
-    case 'fraction':
-      return digit ? 'fraction' : exponent ? 'exponent-mark' : undefined
-    case 'exponent-mark':
-      return digit ? 'exponent' : code === PLUS || code === MINUS ? 'exponent-sign' : undefined
-    case 'exponent-sign':
-    case 'exponent':
-      return digit ? 'exponent' : undefined
+    case NUMBER_START:
+      return code === MINUS ? NUMBER_MINUS : code === DIGIT_0 ? NUMBER_ZERO : digit ? NUMBER_INTEGER : undefined
+    case NUMBER_MINUS:
+      return code === DIGIT_0 ? NUMBER_ZERO : digit ? NUMBER_INTEGER : undefined
+    case NUMBER_ZERO:
+      return code === POINT ? NUMBER_POINT : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_INTEGER:
+      return digit ? NUMBER_INTEGER : code === POINT ? NUMBER_POINT : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_POINT:
+      return digit ? NUMBER_FRACTION : undefined
+    case NUMBER_FRACTION:
+      return digit ? NUMBER_FRACTION : exponent ? NUMBER_EXPONENT_MARK : undefined
+    case NUMBER_EXPONENT_MARK:
+      return digit ? NUMBER_EXPONENT : code === PLUS || code === MINUS ? NUMBER_EXPONENT_SIGN : undefined
+    case NUMBER_EXPONENT_SIGN:
+    case NUMBER_EXPONENT:
+      return digit ? NUMBER_EXPONENT : undefined
   }
 }
 
-const simpleEscapes: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
-const hex4 = /^[0-9a-fA-F]{4}$/
+/**
+ * String text: characters from U+0020 up but the quote and the backslash, and escapes that are
+ * valid. Stops before anything else: the closing quote, a control character, a wrong or cut escape.
+ */
+const stringText = /[\u0020\u0021\u0023-\u005b\u005d-\uffff]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[\u0020\u0021\u0023-\u005b\u005d-\uffff]*)*/y
 
-/** The escape sequence whose backslash is at `text[i]`, decoded; undefined if it is invalid. */
-function decodeEscape(text: string, i: number): string | undefined {
-  const next = text[i + 1]!
-  if (next !== 'u') return Object.hasOwn(simpleEscapes, next) ? simpleEscapes[next] : undefined
-  const digits = text.slice(i + 2, i + 6)
-  return hex4.test(digits) ? String.fromCharCode(Number.parseInt(digits, 16)) : undefined
-}
+/** Decodes text that stringText matched; JSON.parse reads its escapes (it accepts a lone surrogate, as the reader does). */
+const decodeStringText = (piece: string): string => (piece.includes('\\') ? JSON.parse(`"${piece}"`) : piece)
 
 /** Whether `chunk` can only extend an open string: no quote, backslash, control character or surrogate. */
 function isPlainStringText(chunk: string): boolean {
@@ -474,16 +476,3 @@ function isPlainStringText(chunk: string): boolean {
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 // What may follow the backslash of an escape cut off at the end of a chunk.
 const unfinishedEscape = /^(?:u[0-9a-fA-F]{0,3})?$/
-
-/** Where the escape whose backslash is at `input[i]` ends (it may be past the end of the chunk). */
-const escapeEnd = (input: string, i: number) => i + (input.charCodeAt(i + 1) === 0x75 /* u */ ? 6 : 2)
-
-/**
- * Whether the low surrogate that may pair with a high one ending at `at` is not in the chunk yet:
- * the chunk ends there, or in a valid escape that starts there. Then the high one waits too, so a
- * character never shows in halves.
- */
-function pairIsCutOff(input: string, at: number): boolean {
-  if (at === input.length) return true
-  return input.charCodeAt(at) === BACKSLASH && escapeEnd(input, at) > input.length && unfinishedEscape.test(input.slice(at + 1))
-}

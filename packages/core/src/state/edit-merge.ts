@@ -71,8 +71,11 @@ function conflict(context: Context, path: string, value: unknown, reason: Confli
 
 const own = (object: JsonObject, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : ABSENT)
 
+/** The keys of `a` and then those of `b` that `a` lacks, in order. */
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])]
+
 /** The keys whose own values differ between two objects: `a`'s in order, then `b`'s. */
-const changedKeys = (a: JsonObject, b: JsonObject) => [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => own(a, key) !== own(b, key))
+const changedKeys = (a: JsonObject, b: JsonObject) => union(Object.keys(a), Object.keys(b)).filter((key) => own(a, key) !== own(b, key))
 
 /**
  * Keys the user changed win over the agent's changes to them, except where the agent removed the
@@ -105,35 +108,36 @@ function mergeObjects(base: JsonObject, mine: JsonObject, theirs: JsonObject, pa
 
 /** Where a changed element differs, when it is one value deep inside it: that path and value name a conflict best. */
 function changedLeaf(before: unknown, after: unknown, path: string): { path: string; value: unknown } {
-  for (;;) {
-    const from = before
-    const to = after
-    if (!isPlainObject(from) || !isPlainObject(to)) return { path, value: to }
-    const changed = changedKeys(from, to)
-    if (changed.length !== 1) return { path, value: to }
+  while (isPlainObject(before) && isPlainObject(after)) {
+    const changed = changedKeys(before, after)
+    if (changed.length !== 1) break
     const key = changed[0]!
     path = `${path}/${escapeToken(key)}`
-    before = own(from, key)
-    after = own(to, key)
-    if (after === ABSENT) return { path, value: ABSENT }
+    before = own(before, key)
+    after = own(after, key)
   }
+  return { path, value: after }
 }
 
 // Where each element of `from` is in `to`, or -1.
 type Matching = Int32Array
 
+const unmatched = (size: number): Matching => new Int32Array(size).fill(-1)
+
 function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: string, context: Context): unknown[] {
   const idField = commonIdField(context.options.arrayKeys, base, mine, theirs)
-  const toMine = idField ? matchById(base, mine, idField) : matchBySequence(base, mine)
-  const toTheirs = idField ? matchById(base, theirs, idField) : matchBySequence(base, theirs)
-  const fromMine = invert(toMine, mine.length)
+  const match = (to: unknown[]) => (idField ? matchById(base, to, idField) : matchBySequence(base, to))
   // Without ids, a changed element shows as unmatched on both sides: paired, it is a modification.
-  const modifies = idField ? new Int32Array(mine.length).fill(-1) : pairModifications(toMine, fromMine)
+  const modifications = (toNew: Matching, size: number) => (idField ? unmatched(size) : pairModifications(toNew, invert(toNew, size)))
+  const toMine = match(mine)
+  const toTheirs = match(theirs)
+  const fromMine = invert(toMine, mine.length)
+  const modifies = modifications(toMine, mine.length)
   const modifiedBy = invert(modifies, base.length)
-  const changedByAgent = idField ? new Int32Array(base.length).fill(-1) : invert(pairModifications(toTheirs, invert(toTheirs, theirs.length)), base.length)
+  const changedByAgent = invert(modifications(toTheirs, theirs.length), base.length)
 
+  // theirs with the user's changes to its elements; ABSENT where the user deleted one.
   const result: unknown[] = theirs.slice()
-  const removed = new Uint8Array(theirs.length)
   // The user changed element b (at m in their array), and the agent removed or changed it.
   const lost = (b: number, m: number, reason: ConflictReason) => {
     const leaf = changedLeaf(base[b], mine[m], `${path}/${m}`)
@@ -154,7 +158,7 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
       else lost(b, m, changedByAgent[b] !== -1 ? 'changed' : 'removed')
     } else if (inTheirs !== -1 && (!idField || deepEqual(base[b], theirs[inTheirs]))) {
       // Deleted by the user: gone too, unless the agent changed it in the meantime.
-      removed[inTheirs] = 1
+      result[inTheirs] = ABSENT
     } else if (inTheirs !== -1 || changedByAgent[b] !== -1) conflict(context, `${path}/${b}`, ABSENT, 'changed', 'the agent changed the element you removed')
   }
 
@@ -172,7 +176,7 @@ function mergeArrays(base: unknown[], mine: unknown[], theirs: unknown[], path: 
   }
   const out: unknown[] = [...after[0]!]
   for (let t = 0; t < theirs.length; t++) {
-    if (!removed[t]) out.push(result[t])
+    if (result[t] !== ABSENT) out.push(result[t])
     out.push(...after[t + 1]!)
   }
   return out.length === theirs.length && out.every((value, i) => value === theirs[i]) ? theirs : out
@@ -213,7 +217,7 @@ const MAX_CELLS = 250_000
  * general machinery (strings, options, callbacks) would cost more bytes than this function.
  */
 export function matchBySequence(from: unknown[], to: unknown[]): Matching {
-  const match = new Int32Array(from.length).fill(-1)
+  const match = unmatched(from.length)
   let start = 0
   while (start < from.length && start < to.length && same(from[start], to[start])) match[start] = start++
   let endFrom = from.length
@@ -242,7 +246,7 @@ export function matchBySequence(from: unknown[], to: unknown[]): Matching {
 }
 
 function invert(match: Matching, size: number): Matching {
-  const inverse = new Int32Array(size).fill(-1)
+  const inverse = unmatched(size)
   for (let from = 0; from < match.length; from++) if (match[from]! !== -1) inverse[match[from]!] = from
   return inverse
 }
@@ -253,17 +257,15 @@ function invert(match: Matching, size: number): Matching {
  * Returns, for each element of the new array, the old element it modifies, or -1.
  */
 function pairModifications(toNew: Matching, fromNew: Matching): Matching {
-  const modifies = new Int32Array(fromNew.length).fill(-1)
-  let oldIndex = 0
-  let newIndex = 0
-  while (oldIndex < toNew.length || newIndex < fromNew.length) {
-    const removedRun: number[] = []
-    while (oldIndex < toNew.length && toNew[oldIndex] === -1) removedRun.push(oldIndex++)
-    const addedRun: number[] = []
-    while (newIndex < fromNew.length && fromNew[newIndex] === -1) addedRun.push(newIndex++)
-    for (let k = 0; k < Math.min(removedRun.length, addedRun.length); k++) modifies[addedRun[k]!] = removedRun[k]!
-    // After both runs the next elements on both sides are matched to each other (or both sides are done): step over them.
-    if (removedRun.length === 0 && addedRun.length === 0) {
+  const modifies = unmatched(fromNew.length)
+  for (let oldIndex = 0, newIndex = 0; oldIndex < toNew.length || newIndex < fromNew.length; ) {
+    const removed = oldIndex < toNew.length && toNew[oldIndex] === -1
+    const added = newIndex < fromNew.length && fromNew[newIndex] === -1
+    if (removed && added) modifies[newIndex++] = oldIndex++
+    else if (removed) oldIndex++
+    else if (added) newIndex++
+    else {
+      // Both are matched elements, matched to each other: step over them.
       oldIndex++
       newIndex++
     }
@@ -286,7 +288,7 @@ export function recordEdit(previous: Edit | undefined, server: unknown, next: un
     }
     mine = copy
   }
-  return { base: server, mine, whole: previous ? [...new Set([...previous.whole, ...whole])] : whole }
+  return { base: server, mine, whole: previous ? union(previous.whole, whole) : whole }
 }
 
 /** The edit carried over to the server's new state; conflicting parts are left out (and reported once). */
@@ -300,5 +302,5 @@ export function rebaseEdit(edit: Edit, server: unknown, options: MergeOptions): 
 export function claimChangedKeys(edit: Edit): Edit {
   const { base, mine } = edit
   if (!isPlainObject(base) || !isPlainObject(mine)) return edit
-  return { ...edit, whole: [...new Set([...edit.whole, ...changedKeys(base, mine)])] }
+  return { ...edit, whole: union(edit.whole, changedKeys(base, mine)) }
 }
