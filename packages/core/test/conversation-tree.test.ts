@@ -285,3 +285,32 @@ describe('the tree across a reload', () => {
     expect(restored.getState().messages[0]).toBe(restored.getState().messages[0])
   })
 })
+
+describe('the saved size of the tree', () => {
+  it('every branch of a large state is saved as what differs: ten versions add less than half a copy of it', async () => {
+    const big = Array.from({ length: 2_000 }, (_, index) => ({ id: index, text: `row ${index} `.repeat(5) }))
+    const agent = new ScriptedAgent({
+      runs: [
+        (input) => [
+          ev.runStarted(input.runId),
+          ev.delta({ op: 'replace', path: '/topic', value: lastUserText(input) }),
+          ev.textStart(`a-${input.runId}`),
+          ev.textEnd(`a-${input.runId}`),
+          ev.runFinished(input.runId),
+        ],
+      ],
+    })
+    const store = createAgentStore({ agent, initialState: { topic: '', rows: big } })
+    await store.run({ message: { id: 'u1', role: 'user', content: 'first' } })
+    for (let version = 0; version < 10; version++) await store.edit({ messageId: store.getState().messages[0]!.id, content: `version ${version}` })
+    const serialized = serializeThread(store)
+    const saved = JSON.stringify(serialized)
+    const copy = JSON.stringify(big).length
+    expect(store.getState().branches[store.getState().messages[0]!.id]).toStrictEqual({ index: 10, count: 11 })
+    expect(JSON.stringify((serialized.model as { tree: unknown }).tree).length).toBeLessThan(copy / 2)
+    const restored = createAgentStore({ agent, initialState: { topic: '', rows: [] as typeof big }, restore: restoreThread(JSON.parse(saved)) })
+    await restored.switchBranch({ messageId: restored.getState().messages[0]!.id, index: 3 })
+    expect(restored.getState().state.topic).toBe('version 2')
+    expect(restored.getState().state.rows).toStrictEqual(big)
+  })
+})

@@ -10,6 +10,7 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { describe, expect, it, vi } from 'vitest'
 import { type AgentSnapshot, type AgentStore, type AgentStoreOptions, createAgentStore, restoreThread, serializeThread } from '../../src'
+import { decodeModel } from '../../src/persistence/model-codec'
 import { ScriptedAgent } from '../../src/testing'
 import {
   type Conversation,
@@ -45,7 +46,8 @@ function reload(store: AgentStore<Doc>, conversation: Conversation, agent: Agent
   return createAgentStore<Doc>({ ...optionsOf(conversation, agent, errors), restore: restoreThread(saved) })
 }
 
-const modelOf = (store: AgentStore<Doc>) => throughJson(serializeThread(store).model)
+/** The saved model as values: the tree's references to parts written before are followed, so two saves of equal models compare equal. */
+const modelOf = (store: AgentStore<Doc>) => decodeModel(throughJson(serializeThread(store).model))
 
 /** toStrictEqual, checked first by the cheaper strictlyEqual (which also fails what toStrictEqual would let pass). */
 function same(where: Record<string, unknown>, actual: unknown, expected: unknown) {
