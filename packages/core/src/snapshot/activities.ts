@@ -15,7 +15,7 @@ type Content = ActivityMessage['content']
 /** Creates the activity, or replaces its content (`replace`, default true), as @ag-ui/client does. */
 export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: ActivitySnapshotEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  const existing = snapshot.messages[index]
   const replace = event.replace ?? true
   const accepted = (previous: Content | undefined) =>
     acceptState<Content>(previous as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
@@ -43,7 +43,7 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
 /** A JSON Patch on an activity's content: all of it or none of it (metadata included). */
 export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: ActivityDeltaEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  const existing = snapshot.messages[index]
   if (!existing) throw outOfOrder(event, `activity "${event.messageId}", which does not exist`)
   if (existing.role !== 'activity') throw outOfOrder(event, `message "${event.messageId}", which is not an activity`)
   const eventType = event.type

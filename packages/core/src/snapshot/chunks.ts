@@ -1,9 +1,8 @@
 import type { Event, ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import type { AgentSnapshot } from '../types'
 import { presentFields } from './copy'
-import { findToolCall, indexOfMessage } from './messages'
+import { findToolCall, indexOfMessage, invalidEvent } from './messages'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
 
@@ -13,7 +12,7 @@ export const isChunk = (type: EventType) =>
 // What a chunk carries onto the events it stands for, as @ag-ui/client's transformChunks does.
 const carried = (event: ChunkEvent) => presentFields({ subagentRunId: event.subagentRunId, metadata: event.metadata })
 
-const needs = (event: ChunkEvent, field: string) => new AgentStoreError('INVALID_EVENT', `${event.type} needs a ${field}`, { eventType: event.type })
+const needs = (event: ChunkEvent, field: string) => invalidEvent(event, `${event.type} needs a ${field}`)
 
 /**
  * The long forms of a shorthand event fed to apply(). run() expands them with @ag-ui/client's
@@ -43,8 +42,7 @@ export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent)
   const { toolCallId, toolCallName, parentMessageId, delta } = event
   if (!toolCallId) throw needs(event, 'toolCallId')
   if (!findToolCall(snapshot.messages, toolCallId)) {
-    if (!toolCallName)
-      throw new AgentStoreError('INVALID_EVENT', `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`, { eventType: event.type })
+    if (!toolCallName) throw invalidEvent(event, `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`)
     expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...presentFields({ parentMessageId }), ...extra })
   }
   if (delta !== undefined) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...extra })

@@ -13,6 +13,7 @@ import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished
 import {
   appendContent,
   endMessage,
+  invalidEvent,
   reduceMessagesSnapshot,
   reduceTextMessageStart,
   reduceToolCallArgs,
@@ -40,27 +41,18 @@ export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLi
   if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a string "type"')
   const known = knownTypes.get(type)
   if (known === undefined) return undefined
+  const fields = event as Record<string, unknown> & { type: string }
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
-  const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, event as Record<string, unknown>)
-  if (hot !== null) {
-    if (hot !== undefined) throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
-    // A streamed token's delta is a string: only its metadata, rarely there, can bring a deep value.
-    if ((event as { metadata?: unknown }).metadata === undefined) return known
-    return withinLimits(known, event as Record<string, unknown>, limits)
-  }
-  const misfit = eventShapes[known](event)
-  if (misfit) {
-    const where = misfit.path.length ? ` at ${misfit.path.join('.')}` : ''
-    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${misfit.message}`, { eventType: type })
-  }
+  const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, fields)
+  if (hot) throw invalidEvent(fields, `Malformed ${type} event at ${hot}`)
+  const misfit = hot === null ? eventShapes[known](event) : undefined
+  if (misfit) throw invalidEvent(fields, `Malformed ${type} event${misfit.path.length ? ` at ${misfit.path.join('.')}` : ''}: ${misfit.message}`)
+  // A streamed token's delta is a string: only its metadata, rarely there, can bring a deep value.
+  if (hot === undefined && fields.metadata === undefined) return known
   // The event itself stays as it came: values keep their identity and nothing is cloned.
-  return withinLimits(known, event as Record<string, unknown>, limits)
-}
-
-function withinLimits(type: EventType, event: Record<string, unknown>, limits: AgentStoreLimits): EventType {
-  const exceeded = checkEventValues(type, event, limits)
+  const exceeded = checkEventValues(known, fields, limits)
   if (exceeded) throw exceeded
-  return type
+  return known
 }
 
 type Reducer<E> = <S>(snapshot: AgentSnapshot<S>, event: E, limits: AgentStoreLimits) => AgentSnapshot<S>

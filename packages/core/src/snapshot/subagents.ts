@@ -1,13 +1,13 @@
 import type { SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, Subagent } from '../types'
 import { copySnapshot, presentFields } from './copy'
+import { invalidEvent } from './messages'
 
 // One entry per subagent invocation, in start order. Entries outlive their run, like the messages
 // that carry their subagentRunId; only the changed entry and the array are copied.
 
-const invalid = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', `${event.type}: ${message}`, { eventType: event.type })
+const invalid = (event: { type: string }, message: string) => invalidEvent(event, `${event.type}: ${message}`)
 
 /** The snapshot with the subagent entry at `index` set (`index` = their count: a new one). */
 function withSubagent<S>(snapshot: AgentSnapshot<S>, index: number, entry: Subagent): AgentSnapshot<S> {
