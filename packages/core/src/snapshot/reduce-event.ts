@@ -66,17 +66,15 @@ const reduceChunk: Reducer<ChunkEvent> = (snapshot, event, limits) => {
 }
 
 /**
- * The reducer of each event type that changes messages or the lifecycle. STATE_* (the shell's),
- * REASONING_START / REASONING_END (spans), CUSTOM and RAW have none; listeners still see them
- * through onEvent.
+ * The reducer of each event type that changes messages or the lifecycle, but the three streamed
+ * ones that reduceEvent calls directly. STATE_* (the shell's), REASONING_START / REASONING_END
+ * (spans), CUSTOM and RAW have none; listeners still see them through onEvent.
  */
 const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   TEXT_MESSAGE_START: reduceTextMessageStart,
-  TEXT_MESSAGE_CONTENT: appendContent,
   TEXT_MESSAGE_END: endMessage,
   TEXT_MESSAGE_CHUNK: reduceChunk,
   TOOL_CALL_START: reduceToolCallStart,
-  TOOL_CALL_ARGS: reduceToolCallArgs,
   TOOL_CALL_END: reduceToolCallEnd,
   TOOL_CALL_CHUNK: reduceChunk,
   TOOL_CALL_RESULT: reduceToolCallResult,
@@ -89,7 +87,6 @@ const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   STEP_STARTED: reduceStepStarted,
   STEP_FINISHED: reduceStepFinished,
   REASONING_MESSAGE_START: reduceReasoningMessageStart,
-  REASONING_MESSAGE_CONTENT: appendContent,
   REASONING_MESSAGE_END: endMessage,
   REASONING_MESSAGE_CHUNK: reduceChunk,
   REASONING_ENCRYPTED_VALUE: reduceReasoningEncryptedValue,
