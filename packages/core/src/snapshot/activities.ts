@@ -4,7 +4,7 @@ import { mergeMetadata } from '../event-types'
 import { isPlainObject, measureJson } from '../json/json-value'
 import { acceptState, measureError, patchWithin } from '../state/state-rules'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
-import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMetadata } from './messages'
+import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMessageMetadata, withMetadata } from './messages'
 
 // Activities are messages with `role: 'activity'`, an `activityType` and structured `content`
 // (A2UI surfaces, progress cards). Their content is checked like state (depth, size, plain JSON)
@@ -20,7 +20,7 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
   const accepted = (previous: Content | undefined) =>
     acceptState<Content>(previous as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   if (existing?.role === 'activity') {
-    if (!replace) return event.metadata === undefined ? snapshot : withMessage(snapshot, index, withMetadata(existing, event))
+    if (!replace) return withMessageMetadata(snapshot, index, event)
     const content = accepted(existing.content)
     // The metadata gathered so far stays; the owner is the snapshot's, which re-mints the activity.
     const { subagentRunId: _owner, ...rest } = existing

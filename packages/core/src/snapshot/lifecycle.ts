@@ -82,19 +82,19 @@ export function reduceStepStarted<S>(snapshot: AgentSnapshot<S>, event: StepStar
 }
 
 export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFinishedEvent): AgentSnapshot<S> {
-  const owner = event.subagentRunId
+  const { stepName, subagentRunId: owner } = event
   if (owner === undefined) {
-    const steps = withoutLast(snapshot.steps, (step) => step === event.stepName, noSteps)
+    const steps = withoutLast(snapshot.steps, (step) => step === stepName, noSteps)
     if (steps) return { ...snapshot, steps }
   } else {
-    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === event.stepName
+    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === stepName
     const subagentSteps = withoutLast(snapshot.subagentSteps ?? noSubagentSteps, isStep, noSubagentSteps)
     if (subagentSteps) return { ...snapshot, subagentSteps }
   }
-  const holder = whoHolds(snapshot, event.stepName, owner)
-  const reason =
-    holder === null
-      ? `step "${event.stepName}", which has not started`
-      : `step "${event.stepName}" of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`
-  throw outOfOrder(event, reason)
+  const step = `step "${stepName}"`
+  const holder = whoHolds(snapshot, stepName, owner)
+  throw outOfOrder(
+    event,
+    holder === null ? `${step}, which has not started` : `${step} of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`,
+  )
 }

@@ -58,7 +58,7 @@ export function withMetadata<T extends { metadata?: Record<string, unknown> }>(t
 }
 
 /** The message at `index` with the event's metadata folded in; the snapshot itself when the event carries none. */
-function withMessageMetadata<S>(snapshot: AgentSnapshot<S>, index: number, event: BaseEvent): AgentSnapshot<S> {
+export function withMessageMetadata<S>(snapshot: AgentSnapshot<S>, index: number, event: BaseEvent): AgentSnapshot<S> {
   if (event.metadata === undefined) return snapshot
   return withMessage(snapshot, index, withMetadata(snapshot.messages[index] as Message & { metadata?: Record<string, unknown> }, event) as Message)
 }

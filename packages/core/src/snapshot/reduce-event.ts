@@ -6,7 +6,6 @@ import { isObjectLike } from '../state/protocol-shapes'
 import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
-import { type ChunkEvent, expandChunk } from './chunks'
 import { checkHotEvent } from './event-check'
 import { eventShapes } from './event-shapes'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
@@ -57,26 +56,17 @@ export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLi
 
 type Reducer<E> = <S>(snapshot: AgentSnapshot<S>, event: E, limits: AgentStoreLimits) => AgentSnapshot<S>
 
-// The machine expands chunks itself, so each long form passes its own reducer (onEvent listeners
-// see the chunk as it was sent); one handed here directly still applies whole.
-const reduceChunk: Reducer<ChunkEvent> = (snapshot, event, limits) => {
-  let next = snapshot
-  for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
-  return next
-}
-
 /**
  * The reducer of each event type that changes messages or the lifecycle, but the three streamed
  * ones that reduceEvent calls directly. STATE_* (the shell's), REASONING_START / REASONING_END
- * (spans), CUSTOM and RAW have none; listeners still see them through onEvent.
+ * (spans), CUSTOM and RAW have none; listeners still see them through onEvent. Nor do the chunks:
+ * the machine expands each into its long forms (chunks.ts), which pass their own reducers.
  */
 const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   TEXT_MESSAGE_START: reduceTextMessageStart,
   TEXT_MESSAGE_END: endMessage,
-  TEXT_MESSAGE_CHUNK: reduceChunk,
   TOOL_CALL_START: reduceToolCallStart,
   TOOL_CALL_END: reduceToolCallEnd,
-  TOOL_CALL_CHUNK: reduceChunk,
   TOOL_CALL_RESULT: reduceToolCallResult,
   MESSAGES_SNAPSHOT: reduceMessagesSnapshot,
   ACTIVITY_SNAPSHOT: reduceActivitySnapshot,
@@ -88,7 +78,6 @@ const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   STEP_FINISHED: reduceStepFinished,
   REASONING_MESSAGE_START: reduceReasoningMessageStart,
   REASONING_MESSAGE_END: endMessage,
-  REASONING_MESSAGE_CHUNK: reduceChunk,
   REASONING_ENCRYPTED_VALUE: reduceReasoningEncryptedValue,
   SUBAGENT_STARTED: reduceSubagentStarted,
   SUBAGENT_FINISHED: reduceSubagentFinished,
