@@ -133,13 +133,14 @@ export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCa
   if (existing) return withToolCall(snapshot, existing, withMetadata({ ...existing.toolCall, function: called }, event))
   const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: called, ...ownMetadata(event) }
   // parentMessageId may name a message never started, or be "": then the call gets a message of its own.
-  const parentId = event.parentMessageId || undefined
-  const index = parentId === undefined ? -1 : indexOfMessage(snapshot.messages, parentId)
+  const parentId = event.parentMessageId
+  const index = parentId ? indexOfMessage(snapshot.messages, parentId) : -1
   const parent = snapshot.messages[index]
   if (parent?.role === 'assistant') {
     return withMessage(snapshot, index, { ...parent, toolCalls: [...(parent.toolCalls ?? []), toolCall] })
   }
-  const id = parentId !== undefined && parent === undefined ? parentId : event.toolCallId
+  // A parent never started lends the new message its id.
+  const id = parent ? event.toolCallId : parentId || event.toolCallId
   const message: AssistantMessage = { id, role: 'assistant', toolCalls: [toolCall], ...attribution(event) }
   return withMessage(snapshot, snapshot.messages.length, message)
 }
