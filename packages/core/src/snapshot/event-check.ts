@@ -4,7 +4,7 @@
 // them with the schemas on random input. Every other event type goes through event-shapes.ts.
 
 import { OPS } from '../json/json-patch'
-import { isObjectLike, pointerPattern } from '../state/protocol-shapes'
+import { pointerPattern } from '../state/protocol-shapes'
 
 type Fields = Record<string, unknown>
 
@@ -13,14 +13,14 @@ function checkBase(event: Fields): string | undefined {
   const { timestamp, rawEvent, metadata, subagentRunId } = event
   if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return 'timestamp: expected an integer'
   if (rawEvent === null) return 'rawEvent: must not be null'
-  if (metadata !== undefined && !isObjectLike(metadata)) return 'metadata: expected an object'
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) return 'metadata: expected an object'
   if (subagentRunId !== undefined && typeof subagentRunId !== 'string') return 'subagentRunId: expected a string'
   return undefined
 }
 
 function checkOperation(op: unknown, index: number): string | undefined {
-  if (!isObjectLike(op)) return `delta.${index}: expected an object`
-  const { op: name, path, from, value } = op
+  if (typeof op !== 'object' || op === null || Array.isArray(op)) return `delta.${index}: expected an object`
+  const { op: name, path, from, value } = op as Fields
   if (typeof name !== 'string' || !OPS.has(name)) return `delta.${index}.op: invalid operation`
   if (typeof path !== 'string' || !pointerPattern.test(path)) return `delta.${index}.path: invalid JSON pointer`
   if ((name === 'move' || name === 'copy') && (typeof from !== 'string' || !pointerPattern.test(from))) return `delta.${index}.from: invalid JSON pointer`
