@@ -342,6 +342,26 @@ describe('chunks and their long forms', () => {
       expect(committed.document).toBe('')
     })
 
+    it('apply whole, each as its long forms in order: text, reasoning, a tool call on the text', () => {
+      const { store, errors } = storeAfter(
+        wire({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'a' }),
+        wire({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', delta: 'b' }),
+        wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'n', parentMessageId: 'm1', delta: '{' }),
+      )
+      expect(errors).toStrictEqual([])
+      expect(store.getState().messages).toStrictEqual([
+        { id: 'm1', role: 'assistant', content: 'a', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'n', arguments: '{' } }] },
+        { id: 'r1', role: 'reasoning', content: 'b' },
+      ])
+      const before = store.getState()
+      store.apply(wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1' }))
+      expect(store.getState()).toBe(before)
+      // A chunk that cannot apply in full applies not at all.
+      store.apply(wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c9', delta: 'x' }))
+      expect(errors.map((error) => error.message)).toStrictEqual(['The first TOOL_CALL_CHUNK of "c9" needs a toolCallName'])
+      expect(store.getState().messages).toBe(before.messages)
+    })
+
     it('refuse a first tool call chunk without a name, changing nothing', () => {
       const { store } = recordedStore({ initialState: {} })
       store.apply(event({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c9', delta: '{}' }))
@@ -404,25 +424,6 @@ describe('reduceEvent: the table from event type to reducer', () => {
     expect(finished.status).toBe('idle')
     const failed = reduceEvent(s, wire({ type: 'RUN_ERROR', message: 'x' }))
     expect(failed.status).toBe('error')
-  })
-
-  it('applies a chunk whole: its long forms in order', () => {
-    const s = reduceEvent(snapshotHolding(), wire({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'a' }))
-    expect(s.messages).toStrictEqual([{ id: 'm1', role: 'assistant', content: 'a' }])
-    const r = reduceEvent(s, wire({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', delta: 'b' }))
-    expect(r.messages[1]).toStrictEqual({ id: 'r1', role: 'reasoning', content: 'b' })
-    const c = reduceEvent(r, wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'n', parentMessageId: 'm1', delta: '{' }))
-    expect(c.messages[0]).toStrictEqual({
-      id: 'm1',
-      role: 'assistant',
-      content: 'a',
-      toolCalls: [{ id: 'c1', type: 'function', function: { name: 'n', arguments: '{' } }],
-    })
-    expect(reduceEvent(c, wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1' }))).toBe(c)
-    // A chunk that cannot apply in full applies not at all: the caller keeps its snapshot.
-    expect(() => reduceEvent(s, wire({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c9', delta: 'x' }))).toThrow(
-      'The first TOOL_CALL_CHUNK of "c9" needs a toolCallName',
-    )
   })
 
   it('leaves the snapshot itself for the events that change no message', () => {

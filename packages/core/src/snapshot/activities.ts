@@ -4,7 +4,7 @@ import { mergeMetadata } from '../event-types'
 import { isPlainObject, measureJson } from '../json/json-value'
 import { acceptState, measureError, patchWithin } from '../state/state-rules'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
-import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMetadata } from './messages'
+import { attribution, indexOfMessage, outOfOrder, ownMetadata, withMessage, withMessageMetadata, withMetadata } from './messages'
 
 // Activities are messages with `role: 'activity'`, an `activityType` and structured `content`
 // (A2UI surfaces, progress cards). Their content is checked like state (depth, size, plain JSON)
@@ -15,12 +15,12 @@ type Content = ActivityMessage['content']
 /** Creates the activity, or replaces its content (`replace`, default true), as @ag-ui/client does. */
 export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: ActivitySnapshotEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  const existing = snapshot.messages[index]
   const replace = event.replace ?? true
   const accepted = (previous: Content | undefined) =>
     acceptState<Content>(previous as Content, event.content, { limits, validate: undefined }, 'ACTIVITY_SNAPSHOT content')
   if (existing?.role === 'activity') {
-    if (!replace) return event.metadata === undefined ? snapshot : withMessage(snapshot, index, withMetadata(existing, event))
+    if (!replace) return withMessageMetadata(snapshot, index, event)
     const content = accepted(existing.content)
     // The metadata gathered so far stays; the owner is the snapshot's, which re-mints the activity.
     const { subagentRunId: _owner, ...rest } = existing
@@ -43,7 +43,7 @@ export function reduceActivitySnapshot<S>(snapshot: AgentSnapshot<S>, event: Act
 /** A JSON Patch on an activity's content: all of it or none of it (metadata included). */
 export function reduceActivityDelta<S>(snapshot: AgentSnapshot<S>, event: ActivityDeltaEvent, limits: AgentStoreLimits): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  const existing = index === -1 ? undefined : snapshot.messages[index]!
+  const existing = snapshot.messages[index]
   if (!existing) throw outOfOrder(event, `activity "${event.messageId}", which does not exist`)
   if (existing.role !== 'activity') throw outOfOrder(event, `message "${event.messageId}", which is not an activity`)
   const eventType = event.type

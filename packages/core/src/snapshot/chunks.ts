@@ -1,9 +1,8 @@
 import type { Event, ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import type { AgentSnapshot } from '../types'
 import { presentFields } from './copy'
-import { findToolCall, indexOfMessage } from './messages'
+import { findToolCall, indexOfMessage, invalidEvent } from './messages'
 
 export type ChunkEvent = TextMessageChunkEvent | ToolCallChunkEvent | ReasoningMessageChunkEvent
 
@@ -13,7 +12,7 @@ export const isChunk = (type: EventType) =>
 // What a chunk carries onto the events it stands for, as @ag-ui/client's transformChunks does.
 const carried = (event: ChunkEvent) => presentFields({ subagentRunId: event.subagentRunId, metadata: event.metadata })
 
-const needs = (event: ChunkEvent, field: string) => new AgentStoreError('INVALID_EVENT', `${event.type} needs a ${field}`, { eventType: event.type })
+const needs = (event: ChunkEvent, field: string) => invalidEvent(event, `${event.type} needs a ${field}`)
 
 /**
  * The long forms of a shorthand event fed to apply(). run() expands them with @ag-ui/client's
@@ -24,29 +23,29 @@ const needs = (event: ChunkEvent, field: string) => new AgentStoreError('INVALID
 export function expandChunk(snapshot: AgentSnapshot<unknown>, event: ChunkEvent): Event[] {
   const expanded: Event[] = []
   const extra = carried(event)
-  if (event.type === EventType.TEXT_MESSAGE_CHUNK || event.type === EventType.REASONING_MESSAGE_CHUNK) {
-    const { messageId, delta } = event
-    if (!messageId) throw needs(event, 'messageId')
-    const reasoning = event.type === EventType.REASONING_MESSAGE_CHUNK
-    if (indexOfMessage(snapshot.messages, messageId) === -1) {
-      if (reasoning) expanded.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...extra })
-      else {
-        const { role, name } = event as TextMessageChunkEvent
-        expanded.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: role ?? 'assistant', ...presentFields({ name }), ...extra })
-      }
+  const { delta } = event
+  if (event.type === EventType.TOOL_CALL_CHUNK) {
+    const { toolCallId, toolCallName } = event
+    if (!toolCallId) throw needs(event, 'toolCallId')
+    if (!findToolCall(snapshot.messages, toolCallId)) {
+      if (!toolCallName) throw invalidEvent(event, `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`)
+      expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...presentFields({ parentMessageId: event.parentMessageId }), ...extra })
     }
-    if (delta !== undefined) {
-      expanded.push({ type: reasoning ? EventType.REASONING_MESSAGE_CONTENT : EventType.TEXT_MESSAGE_CONTENT, messageId, delta, ...extra } as Event)
-    }
+    if (delta !== undefined) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...extra })
     return expanded
   }
-  const { toolCallId, toolCallName, parentMessageId, delta } = event
-  if (!toolCallId) throw needs(event, 'toolCallId')
-  if (!findToolCall(snapshot.messages, toolCallId)) {
-    if (!toolCallName)
-      throw new AgentStoreError('INVALID_EVENT', `The first TOOL_CALL_CHUNK of "${toolCallId}" needs a toolCallName`, { eventType: event.type })
-    expanded.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...presentFields({ parentMessageId }), ...extra })
+  const { messageId } = event
+  if (!messageId) throw needs(event, 'messageId')
+  const text = event.type === EventType.TEXT_MESSAGE_CHUNK
+  if (indexOfMessage(snapshot.messages, messageId) === -1) {
+    expanded.push(
+      text
+        ? { type: EventType.TEXT_MESSAGE_START, messageId, role: event.role ?? 'assistant', ...presentFields({ name: event.name }), ...extra }
+        : { type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...extra },
+    )
   }
-  if (delta !== undefined) expanded.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta, ...extra })
+  if (delta !== undefined) {
+    expanded.push({ type: text ? EventType.TEXT_MESSAGE_CONTENT : EventType.REASONING_MESSAGE_CONTENT, messageId, delta, ...extra } as Event)
+  }
   return expanded
 }

@@ -70,57 +70,56 @@ const runInput = object({
 })
 
 const textRole = optional(oneOf('developer', 'system', 'assistant', 'user'))
-const streamedText = object({ ...attributed, messageId: string, delta: string })
-const messageOnly = object({ ...attributed, messageId: string })
-const stepOnly = object({ ...attributed, stepName: string })
+
+/** An event that may carry a subagent attribution: the base fields first, as the schemas order them. */
+const event = (fields: Record<string, Shape>) => object({ ...attributed, ...fields })
+
+const streamedText = event({ messageId: string, delta: string })
+const messageOnly = event({ messageId: string })
+const stepOnly = event({ stepName: string })
 
 /** The shape of each event type, keyed by it; the compiler checks that none is missing. */
 export const eventShapes: Record<EventType, Shape> = {
-  TEXT_MESSAGE_START: object({
-    ...attributed,
+  TEXT_MESSAGE_START: event({
     messageId: string,
     role: textRole,
     name: maybeString,
   }),
   TEXT_MESSAGE_CONTENT: streamedText,
   TEXT_MESSAGE_END: messageOnly,
-  TEXT_MESSAGE_CHUNK: object({
-    ...attributed,
+  TEXT_MESSAGE_CHUNK: event({
     messageId: maybeString,
     role: textRole,
     delta: maybeString,
     name: maybeString,
   }),
-  TOOL_CALL_START: object({ ...attributed, toolCallId: string, toolCallName: string, parentMessageId: maybeString }),
-  TOOL_CALL_ARGS: object({ ...attributed, toolCallId: string, delta: string }),
-  TOOL_CALL_END: object({ ...attributed, toolCallId: string }),
-  TOOL_CALL_CHUNK: object({
-    ...attributed,
+  TOOL_CALL_START: event({ toolCallId: string, toolCallName: string, parentMessageId: maybeString }),
+  TOOL_CALL_ARGS: event({ toolCallId: string, delta: string }),
+  TOOL_CALL_END: event({ toolCallId: string }),
+  TOOL_CALL_CHUNK: event({
     toolCallId: maybeString,
     toolCallName: maybeString,
     parentMessageId: maybeString,
     delta: maybeString,
   }),
-  TOOL_CALL_RESULT: object({
-    ...attributed,
+  TOOL_CALL_RESULT: event({
     messageId: string,
     toolCallId: string,
     content: textOrParts,
     role: optional(literal('tool')),
   }),
-  STATE_SNAPSHOT: object({ ...attributed, snapshot: defined }),
-  STATE_DELTA: object({ ...attributed, delta: jsonPatch }),
+  STATE_SNAPSHOT: event({ snapshot: defined }),
+  STATE_DELTA: event({ delta: jsonPatch }),
   MESSAGES_SNAPSHOT: object({ ...base, messages: list(message) }),
-  ACTIVITY_SNAPSHOT: object({
-    ...attributed,
+  ACTIVITY_SNAPSHOT: event({
     messageId: string,
     activityType: string,
     content: record,
     replace: optional(boolean),
   }),
-  ACTIVITY_DELTA: object({ ...attributed, messageId: string, activityType: string, patch: jsonPatch }),
-  RAW: object({ ...attributed, event: defined, source: maybeString }),
-  CUSTOM: object({ ...attributed, name: string, value: defined }),
+  ACTIVITY_DELTA: event({ messageId: string, activityType: string, patch: jsonPatch }),
+  RAW: event({ event: defined, source: maybeString }),
+  CUSTOM: event({ name: string, value: defined }),
   RUN_STARTED: object({ ...base, ...runIds, input: optional(runInput) }),
   RUN_FINISHED: object({
     ...base,
@@ -140,13 +139,12 @@ export const eventShapes: Record<EventType, Shape> = {
   STEP_STARTED: stepOnly,
   STEP_FINISHED: stepOnly,
   REASONING_START: messageOnly,
-  REASONING_MESSAGE_START: object({ ...attributed, messageId: string, role: literal('reasoning') }),
+  REASONING_MESSAGE_START: event({ messageId: string, role: literal('reasoning') }),
   REASONING_MESSAGE_CONTENT: streamedText,
   REASONING_MESSAGE_END: messageOnly,
-  REASONING_MESSAGE_CHUNK: object({ ...attributed, messageId: maybeString, delta: maybeString }),
+  REASONING_MESSAGE_CHUNK: event({ messageId: maybeString, delta: maybeString }),
   REASONING_END: messageOnly,
-  REASONING_ENCRYPTED_VALUE: object({
-    ...attributed,
+  REASONING_ENCRYPTED_VALUE: event({
     subtype: oneOf('tool-call', 'message'),
     entityId: string,
     encryptedValue: string,

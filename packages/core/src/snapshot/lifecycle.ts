@@ -3,16 +3,14 @@ import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, RunInfo, SubagentStep } from '../types'
 import { noSteps, noSubagentSteps, presentFields } from './copy'
-import { appendInputMessages, outOfOrder } from './messages'
+import { appendInputMessages, outOfOrder, ownMetadata } from './messages'
 import { abandonSubagents } from './subagents'
-
-const runMetadata = (info: RunInfo | undefined, event: BaseEvent) => presentFields({ metadata: mergeMetadata(info?.metadata, event.metadata) })
 
 export function reduceRunStarted<S>(snapshot: AgentSnapshot<S>, event: RunStartedEvent): AgentSnapshot<S> {
   const run: RunInfo = {
     runId: event.runId,
     ...presentFields({ parentRunId: event.parentRunId, input: event.input }),
-    ...runMetadata(undefined, event),
+    ...ownMetadata(event),
   }
   const started: AgentSnapshot<S> = {
     ...snapshot,
@@ -39,7 +37,7 @@ function endedRun(snapshot: AgentSnapshot<unknown>, runId: string | undefined, e
   const current = snapshot.run
   const base: RunInfo = current && (runId === undefined || current.runId === runId) ? current : { runId }
   const { outcome: _outcome, result: _result, usage: _usage, metadata: _metadata, ...rest } = base
-  return { ...rest, ...end, ...runMetadata(base, event) }
+  return { ...rest, ...end, ...presentFields({ metadata: mergeMetadata(base.metadata, event.metadata) }) }
 }
 
 export function reduceRunFinished<S>(snapshot: AgentSnapshot<S>, event: RunFinishedEvent): AgentSnapshot<S> {
@@ -69,8 +67,7 @@ function whoHolds(snapshot: AgentSnapshot<unknown>, stepName: string, except: st
 
 /** The list without its last element that `matches` (`empty` once none is left); undefined when none matches. */
 function withoutLast<T>(list: readonly T[], matches: (item: T) => boolean, empty: readonly T[]): readonly T[] | undefined {
-  let index = list.length - 1
-  while (index >= 0 && !matches(list[index]!)) index--
+  const index = list.findLastIndex(matches)
   if (index === -1) return undefined
   return list.length === 1 ? empty : list.filter((_, i) => i !== index)
 }
@@ -85,19 +82,19 @@ export function reduceStepStarted<S>(snapshot: AgentSnapshot<S>, event: StepStar
 }
 
 export function reduceStepFinished<S>(snapshot: AgentSnapshot<S>, event: StepFinishedEvent): AgentSnapshot<S> {
-  const owner = event.subagentRunId
+  const { stepName, subagentRunId: owner } = event
   if (owner === undefined) {
-    const steps = withoutLast(snapshot.steps, (step) => step === event.stepName, noSteps)
+    const steps = withoutLast(snapshot.steps, (step) => step === stepName, noSteps)
     if (steps) return { ...snapshot, steps }
   } else {
-    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === event.stepName
+    const isStep = (step: SubagentStep) => step.subagentRunId === owner && step.stepName === stepName
     const subagentSteps = withoutLast(snapshot.subagentSteps ?? noSubagentSteps, isStep, noSubagentSteps)
     if (subagentSteps) return { ...snapshot, subagentSteps }
   }
-  const holder = whoHolds(snapshot, event.stepName, owner)
-  const reason =
-    holder === null
-      ? `step "${event.stepName}", which has not started`
-      : `step "${event.stepName}" of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`
-  throw outOfOrder(event, reason)
+  const step = `step "${stepName}"`
+  const holder = whoHolds(snapshot, stepName, owner)
+  throw outOfOrder(
+    event,
+    holder === null ? `${step}, which has not started` : `${step} of ${ownerName(owner)}: it is open under ${ownerName(holder)}, which must finish it`,
+  )
 }

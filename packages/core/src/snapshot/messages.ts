@@ -36,13 +36,11 @@ export function findToolCall(messages: readonly Message[], toolCallId: string): 
   return undefined
 }
 
+/** The message at `index` replaced, or appended when `index` is their count. */
 export function withMessage<S>(snapshot: AgentSnapshot<S>, index: number, message: Message): AgentSnapshot<S> {
   const messages = snapshot.messages.slice()
-  if (index === messages.length) messages.push(message)
-  else messages[index] = message
-  const next = copySnapshot(snapshot)
-  next.messages = messages
-  return next
+  messages[index] = message
+  return withMessages(snapshot, messages)
 }
 
 export function withMessages<S>(snapshot: AgentSnapshot<S>, messages: readonly Message[]): AgentSnapshot<S> {
@@ -59,30 +57,40 @@ export function withMetadata<T extends { metadata?: Record<string, unknown> }>(t
   return next
 }
 
+/** The message at `index` with the event's metadata folded in; the snapshot itself when the event carries none. */
+export function withMessageMetadata<S>(snapshot: AgentSnapshot<S>, index: number, event: BaseEvent): AgentSnapshot<S> {
+  if (event.metadata === undefined) return snapshot
+  return withMessage(snapshot, index, withMetadata(snapshot.messages[index] as Message & { metadata?: Record<string, unknown> }, event) as Message)
+}
+
 /** `subagentRunId` of the event, as a field for the message it creates. */
 export const attribution = (event: { subagentRunId?: string }) => presentFields({ subagentRunId: event.subagentRunId })
 
 /** A fresh object's metadata: a copy, so a later merge never writes into the event's own object. */
-export const ownMetadata = (event: BaseEvent) => (event.metadata === undefined ? {} : { metadata: mergeMetadata(undefined, event.metadata) })
+export const ownMetadata = (event: BaseEvent) => presentFields({ metadata: mergeMetadata(undefined, event.metadata) })
 
-export const outOfOrder = (event: { type: string }, what: string) =>
-  new AgentStoreError('INVALID_EVENT', `${event.type} for ${what}`, { eventType: event.type })
+/** INVALID_EVENT for this event. */
+export const invalidEvent = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', message, { eventType: event.type })
+
+export const outOfOrder = (event: { type: string }, what: string) => invalidEvent(event, `${event.type} for ${what}`)
 
 /** START of a text or reasoning message: joins a message of the same role, else creates one. */
 export function startMessage<S>(
   snapshot: AgentSnapshot<S>,
-  event: BaseEvent & { messageId: string },
-  role: Message['role'],
-  fresh: () => Message,
+  event: BaseEvent & { messageId: string; subagentRunId?: string },
+  role: 'assistant' | 'developer' | 'system' | 'user' | 'reasoning',
+  name?: string,
 ): AgentSnapshot<S> {
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  if (index === -1) return withMessage(snapshot, snapshot.messages.length, fresh())
+  if (index === -1) {
+    const message = { id: event.messageId, role, content: '', ...presentFields({ name }), ...attribution(event), ...ownMetadata(event) }
+    return withMessage(snapshot, snapshot.messages.length, message as Message)
+  }
   // A tool call may have created the assistant message first; the text joins it. An id of
   // another kind (a reused activity or tool message id) is the producer's bug, refused.
   const existing = snapshot.messages[index]!
   if (existing.role !== role) throw outOfOrder(event, `message "${event.messageId}", which exists with the role "${existing.role}"`)
-  if (event.metadata === undefined) return snapshot
-  return withMessage(snapshot, index, withMetadata(existing as Message & { metadata?: Record<string, unknown> }, event) as Message)
+  return withMessageMetadata(snapshot, index, event)
 }
 
 /** CONTENT of a text or reasoning message: appends to any message but an activity. */
@@ -102,28 +110,15 @@ export function appendContent<S>(snapshot: AgentSnapshot<S>, event: BaseEvent & 
 export function endMessage<S>(snapshot: AgentSnapshot<S>, event: BaseEvent & { messageId: string }): AgentSnapshot<S> {
   if (event.metadata === undefined) return snapshot
   const index = indexOfMessage(snapshot.messages, event.messageId)
-  const message = index === -1 ? undefined : snapshot.messages[index]!
-  if (!message || message.role === 'activity') return snapshot
-  return withMessage(snapshot, index, withMetadata(message as Message & { metadata?: Record<string, unknown> }, event) as Message)
+  const message = snapshot.messages[index]
+  return !message || message.role === 'activity' ? snapshot : withMessageMetadata(snapshot, index, event)
 }
 
-export function reduceTextMessageStart<S>(snapshot: AgentSnapshot<S>, event: TextMessageStartEvent): AgentSnapshot<S> {
-  const role = event.role ?? 'assistant'
-  return startMessage(snapshot, event, role, () => {
-    const message = {
-      id: event.messageId,
-      role,
-      content: '',
-      ...presentFields({ name: event.name }),
-      ...attribution(event),
-      ...ownMetadata(event),
-    }
-    return message as Message
-  })
-}
+export const reduceTextMessageStart = <S>(snapshot: AgentSnapshot<S>, event: TextMessageStartEvent): AgentSnapshot<S> =>
+  startMessage(snapshot, event, event.role ?? 'assistant', event.name)
 
 /** One tool call of one assistant message replaced. */
-function withToolCall<S>(snapshot: AgentSnapshot<S>, at: { index: number; call: number }, toolCall: ToolCall): AgentSnapshot<S> {
+export function withToolCall<S>(snapshot: AgentSnapshot<S>, at: { index: number; call: number }, toolCall: ToolCall): AgentSnapshot<S> {
   const message = snapshot.messages[at.index] as AssistantMessage
   const toolCalls = message.toolCalls!.slice()
   toolCalls[at.call] = toolCall
@@ -132,21 +127,20 @@ function withToolCall<S>(snapshot: AgentSnapshot<S>, at: { index: number; call: 
 
 export function reduceToolCallStart<S>(snapshot: AgentSnapshot<S>, event: ToolCallStartEvent): AgentSnapshot<S> {
   const existing = findToolCall(snapshot.messages, event.toolCallId)
-  if (existing) {
-    // A server restating a call it already made (the .NET server does on resume, with its
-    // arguments): the call starts over in place, rather than its arguments being appended twice.
-    const restarted = withMetadata({ ...existing.toolCall, function: { name: event.toolCallName, arguments: '' } }, event)
-    return withToolCall(snapshot, existing, restarted)
-  }
-  const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' }, ...ownMetadata(event) }
+  const called = { name: event.toolCallName, arguments: '' }
+  // A server restating a call it already made (the .NET server does on resume, with its
+  // arguments): the call starts over in place, rather than its arguments being appended twice.
+  if (existing) return withToolCall(snapshot, existing, withMetadata({ ...existing.toolCall, function: called }, event))
+  const toolCall: ToolCall = { id: event.toolCallId, type: 'function', function: called, ...ownMetadata(event) }
   // parentMessageId may name a message never started, or be "": then the call gets a message of its own.
-  const parentId = event.parentMessageId || undefined
-  const index = parentId === undefined ? -1 : indexOfMessage(snapshot.messages, parentId)
-  const parent = index === -1 ? undefined : snapshot.messages[index]
+  const parentId = event.parentMessageId
+  const index = parentId ? indexOfMessage(snapshot.messages, parentId) : -1
+  const parent = snapshot.messages[index]
   if (parent?.role === 'assistant') {
     return withMessage(snapshot, index, { ...parent, toolCalls: [...(parent.toolCalls ?? []), toolCall] })
   }
-  const id = parentId !== undefined && parent === undefined ? parentId : event.toolCallId
+  // A parent never started lends the new message its id.
+  const id = parent ? event.toolCallId : parentId || event.toolCallId
   const message: AssistantMessage = { id, role: 'assistant', toolCalls: [toolCall], ...attribution(event) }
   return withMessage(snapshot, snapshot.messages.length, message)
 }
@@ -164,8 +158,7 @@ export function reduceToolCallArgs<S>(snapshot: AgentSnapshot<S>, event: ToolCal
 export function reduceToolCallEnd<S>(snapshot: AgentSnapshot<S>, event: ToolCallEndEvent): AgentSnapshot<S> {
   if (event.metadata === undefined) return snapshot
   const found = findToolCall(snapshot.messages, event.toolCallId)
-  if (!found) return snapshot
-  return withToolCall(snapshot, found, withMetadata(found.toolCall, event))
+  return found ? withToolCall(snapshot, found, withMetadata(found.toolCall, event)) : snapshot
 }
 
 export function reduceToolCallResult<S>(snapshot: AgentSnapshot<S>, event: ToolCallResultEvent): AgentSnapshot<S> {
@@ -215,8 +208,7 @@ export function ownedActivityTypes(event: MessagesSnapshotEvent): readonly strin
  */
 export function reduceMessagesSnapshot<S>(snapshot: AgentSnapshot<S>, event: MessagesSnapshotEvent): AgentSnapshot<S> {
   const incoming = event.messages
-  const byId = new Map<string, Message>()
-  for (const message of incoming) byId.set(message.id, message)
+  const byId = new Map(incoming.map((message) => [message.id, message]))
   const owned = ownedActivityTypes(event)
   const carriesActivity = incoming.some((message) => message.role === 'activity')
   const carriesReasoning = incoming.some((message) => message.role === 'reasoning')
@@ -255,14 +247,10 @@ function resultSlot(messages: readonly Message[], toolCallId: string): number {
 
 /** RUN_STARTED.input.messages: the ones not held yet are appended, as @ag-ui/client does. */
 export function appendInputMessages<S>(snapshot: AgentSnapshot<S>, input: readonly Message[] | undefined): AgentSnapshot<S> {
-  if (!input || input.length === 0) return snapshot
+  if (!input) return snapshot
   const held = new Set(snapshot.messages.map((message) => message.id))
-  const added: Message[] = []
-  for (const message of input) {
-    if (held.has(message.id)) continue
-    held.add(message.id)
-    added.push(message)
-  }
+  // The first message of each id not held yet (Set.add returns the set, which is truthy).
+  const added = input.filter((message) => !held.has(message.id) && held.add(message.id))
   return added.length === 0 ? snapshot : withMessages(snapshot, [...snapshot.messages, ...added])
 }
 

@@ -1,17 +1,13 @@
-import type { AssistantMessage, Message, ReasoningEncryptedValueEvent, ReasoningMessage, ReasoningMessageStartEvent } from '@ag-ui/core'
+import type { AssistantMessage, Message, ReasoningEncryptedValueEvent, ReasoningMessageStartEvent } from '@ag-ui/core'
 import type { AgentSnapshot } from '../types'
-import { attribution, outOfOrder, ownMetadata, startMessage, withMessage } from './messages'
+import { outOfOrder, startMessage, withMessage, withToolCall } from './messages'
 
 // Reasoning messages (`role: 'reasoning'`) stream exactly like text: same O(delta) append, same
 // metadata merge. REASONING_START / REASONING_END only bracket a span; they change no message
 // and reach listeners through onEvent.
 
-export function reduceReasoningMessageStart<S>(snapshot: AgentSnapshot<S>, event: ReasoningMessageStartEvent): AgentSnapshot<S> {
-  return startMessage(snapshot, event, 'reasoning', () => {
-    const message: ReasoningMessage = { id: event.messageId, role: 'reasoning', content: '', ...attribution(event), ...ownMetadata(event) }
-    return message
-  })
-}
+export const reduceReasoningMessageStart = <S>(snapshot: AgentSnapshot<S>, event: ReasoningMessageStartEvent): AgentSnapshot<S> =>
+  startMessage(snapshot, event, 'reasoning')
 
 /**
  * The provider's encrypted reasoning, kept on the message or tool call it names so the next run
@@ -20,25 +16,20 @@ export function reduceReasoningMessageStart<S>(snapshot: AgentSnapshot<S>, event
  */
 export function reduceReasoningEncryptedValue<S>(snapshot: AgentSnapshot<S>, event: ReasoningEncryptedValueEvent): AgentSnapshot<S> {
   const { entityId, encryptedValue } = event
+  const { messages } = snapshot
   if (event.subtype === 'tool-call') {
     // The first holder, as @ag-ui/client finds it.
-    let found: { index: number; call: number } | undefined
-    for (let i = 0; i < snapshot.messages.length && !found; i++) {
-      const message = snapshot.messages[i]!
-      if (message.role !== 'assistant' || !message.toolCalls) continue
-      const call = message.toolCalls.findIndex((toolCall) => toolCall.id === entityId)
-      if (call !== -1) found = { index: i, call }
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index] as AssistantMessage
+      const call = message.role === 'assistant' && message.toolCalls ? message.toolCalls.findIndex((toolCall) => toolCall.id === entityId) : -1
+      if (call === -1) continue
+      const toolCall = message.toolCalls![call]!
+      return toolCall.encryptedValue === encryptedValue ? snapshot : withToolCall(snapshot, { index, call }, { ...toolCall, encryptedValue })
     }
-    if (!found) throw outOfOrder(event, `tool call "${entityId}", which does not exist`)
-    const message = snapshot.messages[found.index] as AssistantMessage
-    const toolCall = message.toolCalls![found.call]!
-    if (toolCall.encryptedValue === encryptedValue) return snapshot
-    const toolCalls = message.toolCalls!.slice()
-    toolCalls[found.call] = { ...toolCall, encryptedValue }
-    return withMessage(snapshot, found.index, { ...message, toolCalls })
+    throw outOfOrder(event, `tool call "${entityId}", which does not exist`)
   }
-  const index = snapshot.messages.findIndex((message) => message.id === entityId)
-  const message = index === -1 ? undefined : snapshot.messages[index]!
+  const index = messages.findIndex((message) => message.id === entityId)
+  const message = messages[index]
   if (!message) throw outOfOrder(event, `message "${entityId}", which does not exist`)
   if (message.role === 'activity') throw outOfOrder(event, `message "${entityId}", which is an activity`)
   if (message.encryptedValue === encryptedValue) return snapshot

@@ -6,13 +6,13 @@ import { isObjectLike } from '../state/protocol-shapes'
 import { checkEventValues } from '../state/value-limits'
 import type { AgentSnapshot, AgentStoreLimits } from '../types'
 import { reduceActivityDelta, reduceActivitySnapshot } from './activities'
-import { type ChunkEvent, expandChunk } from './chunks'
 import { checkHotEvent } from './event-check'
 import { eventShapes } from './event-shapes'
 import { reduceRunError, reduceRunFinished, reduceRunStarted, reduceStepFinished, reduceStepStarted } from './lifecycle'
 import {
   appendContent,
   endMessage,
+  invalidEvent,
   reduceMessagesSnapshot,
   reduceTextMessageStart,
   reduceToolCallArgs,
@@ -40,53 +40,33 @@ export function checkedType(event: unknown, limits: AgentStoreLimits = defaultLi
   if (typeof type !== 'string') throw new AgentStoreError('INVALID_EVENT', 'An AG-UI event must be an object with a string "type"')
   const known = knownTypes.get(type)
   if (known === undefined) return undefined
+  const fields = event as Record<string, unknown> & { type: string }
   // Reasoning streams by the token like text, and its schema is TEXT_MESSAGE_CONTENT's rule for rule.
-  const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, event as Record<string, unknown>)
-  if (hot !== null) {
-    if (hot !== undefined) throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event at ${hot}`, { eventType: type })
-    // A streamed token's delta is a string: only its metadata, rarely there, can bring a deep value.
-    if ((event as { metadata?: unknown }).metadata === undefined) return known
-    return withinLimits(known, event as Record<string, unknown>, limits)
-  }
-  const misfit = eventShapes[known](event)
-  if (misfit) {
-    const where = misfit.path.length ? ` at ${misfit.path.join('.')}` : ''
-    throw new AgentStoreError('INVALID_EVENT', `Malformed ${type} event${where}: ${misfit.message}`, { eventType: type })
-  }
+  const hot = checkHotEvent(known === EventType.REASONING_MESSAGE_CONTENT ? EventType.TEXT_MESSAGE_CONTENT : known, fields)
+  if (hot) throw invalidEvent(fields, `Malformed ${type} event at ${hot}`)
+  const misfit = hot === null ? eventShapes[known](event) : undefined
+  if (misfit) throw invalidEvent(fields, `Malformed ${type} event${misfit.path.length ? ` at ${misfit.path.join('.')}` : ''}: ${misfit.message}`)
+  // A streamed token's delta is a string: only its metadata, rarely there, can bring a deep value.
+  if (hot === undefined && fields.metadata === undefined) return known
   // The event itself stays as it came: values keep their identity and nothing is cloned.
-  return withinLimits(known, event as Record<string, unknown>, limits)
-}
-
-function withinLimits(type: EventType, event: Record<string, unknown>, limits: AgentStoreLimits): EventType {
-  const exceeded = checkEventValues(type, event, limits)
+  const exceeded = checkEventValues(known, fields, limits)
   if (exceeded) throw exceeded
-  return type
+  return known
 }
 
 type Reducer<E> = <S>(snapshot: AgentSnapshot<S>, event: E, limits: AgentStoreLimits) => AgentSnapshot<S>
 
-// The machine expands chunks itself, so each long form passes its own reducer (onEvent listeners
-// see the chunk as it was sent); one handed here directly still applies whole.
-const reduceChunk: Reducer<ChunkEvent> = (snapshot, event, limits) => {
-  let next = snapshot
-  for (const expanded of expandChunk(snapshot, event)) next = reduceEvent(next, expanded, limits)
-  return next
-}
-
 /**
- * The reducer of each event type that changes messages or the lifecycle. STATE_* (the shell's),
- * REASONING_START / REASONING_END (spans), CUSTOM and RAW have none; listeners still see them
- * through onEvent.
+ * The reducer of each event type that changes messages or the lifecycle, but the three streamed
+ * ones that reduceEvent calls directly. STATE_* (the shell's), REASONING_START / REASONING_END
+ * (spans), CUSTOM and RAW have none; listeners still see them through onEvent. Nor do the chunks:
+ * the machine expands each into its long forms (chunks.ts), which pass their own reducers.
  */
 const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   TEXT_MESSAGE_START: reduceTextMessageStart,
-  TEXT_MESSAGE_CONTENT: appendContent,
   TEXT_MESSAGE_END: endMessage,
-  TEXT_MESSAGE_CHUNK: reduceChunk,
   TOOL_CALL_START: reduceToolCallStart,
-  TOOL_CALL_ARGS: reduceToolCallArgs,
   TOOL_CALL_END: reduceToolCallEnd,
-  TOOL_CALL_CHUNK: reduceChunk,
   TOOL_CALL_RESULT: reduceToolCallResult,
   MESSAGES_SNAPSHOT: reduceMessagesSnapshot,
   ACTIVITY_SNAPSHOT: reduceActivitySnapshot,
@@ -97,9 +77,7 @@ const reducers: { [T in EventType]?: Reducer<Extract<Event, { type: T }>> } = {
   STEP_STARTED: reduceStepStarted,
   STEP_FINISHED: reduceStepFinished,
   REASONING_MESSAGE_START: reduceReasoningMessageStart,
-  REASONING_MESSAGE_CONTENT: appendContent,
   REASONING_MESSAGE_END: endMessage,
-  REASONING_MESSAGE_CHUNK: reduceChunk,
   REASONING_ENCRYPTED_VALUE: reduceReasoningEncryptedValue,
   SUBAGENT_STARTED: reduceSubagentStarted,
   SUBAGENT_FINISHED: reduceSubagentFinished,

@@ -1,13 +1,13 @@
 import type { SubagentErrorEvent, SubagentFinishedEvent, SubagentStartedEvent } from '@ag-ui/core'
-import { AgentStoreError } from '../errors'
 import { mergeMetadata } from '../event-types'
 import type { AgentSnapshot, Subagent } from '../types'
 import { copySnapshot, presentFields } from './copy'
+import { invalidEvent } from './messages'
 
 // One entry per subagent invocation, in start order. Entries outlive their run, like the messages
 // that carry their subagentRunId; only the changed entry and the array are copied.
 
-const invalid = (event: { type: string }, message: string) => new AgentStoreError('INVALID_EVENT', `${event.type}: ${message}`, { eventType: event.type })
+const invalid = (event: { type: string }, message: string) => invalidEvent(event, `${event.type}: ${message}`)
 
 /** The snapshot with the subagent entry at `index` set (`index` = their count: a new one). */
 function withSubagent<S>(snapshot: AgentSnapshot<S>, index: number, entry: Subagent): AgentSnapshot<S> {
@@ -18,23 +18,27 @@ function withSubagent<S>(snapshot: AgentSnapshot<S>, index: number, entry: Subag
   return next
 }
 
-const indexOfSubagent = (subagents: readonly Subagent[] | undefined, id: string) => (subagents ?? []).findIndex((entry) => entry.subagentRunId === id)
+/** The entry of this id, with its index (-1 and undefined when there is none). */
+function findSubagent(snapshot: AgentSnapshot<unknown>, id: string) {
+  const subagents = snapshot.subagents ?? []
+  const index = subagents.findIndex((entry) => entry.subagentRunId === id)
+  return { subagents, index, existing: subagents[index] }
+}
 
 export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: SubagentStartedEvent): AgentSnapshot<S> {
   const { runId } = snapshot
-  const subagents = snapshot.subagents ?? []
-  const index = indexOfSubagent(subagents, event.subagentRunId)
-  const existing = index === -1 ? undefined : subagents[index]!
+  const id = event.subagentRunId
+  const { subagents, index, existing } = findSubagent(snapshot, id)
   // The rules of @ag-ui/client's verifyEvents: an id is one invocation, started once per run; a
   // suspended one may be continued by a later run.
-  if (existing?.status === 'running') throw invalid(event, `subagent "${event.subagentRunId}" is already running`)
-  if (existing && existing.runId === runId) throw invalid(event, `subagent "${event.subagentRunId}" already ended in this run`)
+  if (existing?.status === 'running') throw invalid(event, `subagent "${id}" is already running`)
+  if (existing && existing.runId === runId) throw invalid(event, `subagent "${id}" already ended in this run`)
   const parentId = event.parentSubagentRunId
   if (parentId !== undefined && !subagents.some((entry) => entry.subagentRunId === parentId && entry.runId === runId)) {
     throw invalid(event, `its parent subagent "${parentId}" has not started in this run`)
   }
   const entry: Subagent = {
-    subagentRunId: event.subagentRunId,
+    subagentRunId: id,
     name: event.name,
     ...presentFields({
       description: event.description,
@@ -50,8 +54,7 @@ export function reduceSubagentStarted<S>(snapshot: AgentSnapshot<S>, event: Suba
 }
 
 function endSubagent<S>(snapshot: AgentSnapshot<S>, event: SubagentFinishedEvent | SubagentErrorEvent, end: Partial<Subagent>): AgentSnapshot<S> {
-  const index = indexOfSubagent(snapshot.subagents, event.subagentRunId)
-  const existing = index === -1 ? undefined : snapshot.subagents[index]!
+  const { index, existing } = findSubagent(snapshot, event.subagentRunId)
   if (existing?.status !== 'running') throw invalid(event, `no running subagent has the id "${event.subagentRunId}"`)
   const { result: _result, error: _error, interruptIds: _interrupts, ...rest } = existing
   const entry: Subagent = { ...rest, ...end }

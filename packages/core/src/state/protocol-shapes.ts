@@ -112,12 +112,6 @@ export function variants(key: string, byName: Record<string, Shape>): Shape {
   }
 }
 
-/** Either shape; when neither fits, the schemas report the union as a whole, without detail. */
-const either =
-  (first: Shape, second: Shape): Shape =>
-  (value) =>
-    first(value) === undefined || second(value) === undefined ? undefined : invalid()
-
 const id = string
 const maybeString = optional(string)
 const metadata = optional(record)
@@ -150,8 +144,13 @@ const contentPart = variants('type', {
   document: media,
 })
 
-/** A user or tool message's content, and TOOL_CALL_RESULT's: text, or a list of parts. */
-export const textOrParts = either(string, list(contentPart))
+const contentParts = list(contentPart)
+
+/**
+ * A user or tool message's content, and TOOL_CALL_RESULT's: text, or a list of parts. When neither
+ * fits, the schemas report the union as a whole, without detail.
+ */
+export const textOrParts: Shape = (value) => (typeof value === 'string' || contentParts(value) === undefined ? undefined : invalid())
 
 const toolCall = object({
   id,

@@ -17,7 +17,8 @@ export interface StateRules<S> {
   sized?: { value: unknown; size: number }
 }
 
-function knownSize(value: unknown, rules: StateRules<unknown>): number {
+/** The size of an accepted state, as remembered (an upper bound on its JSON's length). */
+export function stateSize(value: unknown, rules: StateRules<unknown>): number {
   // An upper bound without reading the string (every character escapes to at most 6): a long
   // document replaced delta by delta must not be scanned each time; the exact size is measured
   // only when the bound passes the limit.
@@ -30,9 +31,6 @@ function knownSize(value: unknown, rules: StateRules<unknown>): number {
   return size
 }
 
-/** The size of an accepted state, as remembered (an upper bound on its JSON's length). */
-export const stateSize = (value: unknown, rules: StateRules<unknown>) => knownSize(value, rules)
-
 function remember(value: unknown, size: number, rules: StateRules<unknown>) {
   // Written in place: no allocation per delta.
   const slot = rules.sized
@@ -43,8 +41,8 @@ function remember(value: unknown, size: number, rules: StateRules<unknown>) {
 }
 
 export function toValidator<S>(validate: StateValidator<S> | undefined): ((value: unknown) => S) | undefined {
-  if (validate === undefined) return undefined
-  if (typeof validate === 'function') return validate
+  // A function, or none, is the validator itself.
+  if (typeof validate !== 'object') return validate
   const standard = validate['~standard']
   return (value) => {
     const result = standard.validate(value)
@@ -52,9 +50,7 @@ export function toValidator<S>(validate: StateValidator<S> | undefined): ((value
     const outcome = result as { value?: S; issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }> }
     if (outcome.issues) {
       const first = outcome.issues[0]
-      const where = first?.path?.length
-        ? ` at ${first.path.map((p) => (typeof p === 'object' && p !== null && 'key' in p ? String(p.key) : String(p))).join('.')}`
-        : ''
+      const where = first?.path?.length ? ` at ${first.path.map((p) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')}` : ''
       throw new AgentStoreError('VALIDATION', `State rejected by the schema${where}: ${first?.message ?? 'invalid'}`)
     }
     return outcome.value as S
@@ -123,13 +119,13 @@ export function applyDelta<S>(current: S, operations: readonly unknown[], rules:
   // An upper bound: the previous size plus everything inserted, each with its key, quotes, colon
   // and comma. Only when that bound passes the limit is the result measured exactly, so a stream
   // of small deltas never pays O(state) each.
-  let bound = knownSize(current, rules)
+  let bound = stateSize(current, rules)
   for (const operation of operations) {
     const { op, path, value } = operation as { op: string; path: string; value?: unknown }
     if (op === 'copy') bound = Number.POSITIVE_INFINITY
     if (op !== 'add' && op !== 'replace' && op !== 'move') continue
     bound += jsonStringSize(path.slice(path.lastIndexOf('/') + 1)) + 2
-    if (value !== undefined && op !== 'move') bound += knownSize(value, rules)
+    if (value !== undefined && op !== 'move') bound += stateSize(value, rules)
   }
   let size = bound
   if (bound > maxStateBytes) {
