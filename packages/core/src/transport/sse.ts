@@ -38,16 +38,21 @@ export interface SseOptions {
   onEventId?: (id: string) => void
 }
 
-/** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped. */
+/** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped (read before the response is handed on). */
 export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
   return async (url, init) => {
     const response = await fetch(url, init)
     options.onActivity?.()
     const { body } = response
     if (!body) return response
-    let wrapped: ReadableStream<Uint8Array>
-    if (!response.ok) wrapped = capBytes(body, ERROR_BODY_LIMIT)
-    else if (response.headers.get('content-type') === PROTO_MEDIA_TYPE) wrapped = tap(body, options.onActivity)
+    let wrapped: BodyInit
+    if (!response.ok) {
+      const bytes = await readErrorBody(body, () => {
+        options.onActivity?.()
+        return true
+      })
+      wrapped = bytes as Uint8Array<ArrayBuffer>
+    } else if (response.headers.get('content-type') === PROTO_MEDIA_TYPE) wrapped = tap(body, options.onActivity)
     else wrapped = frameSse(body, options)
     return new Response(wrapped, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
@@ -290,32 +295,28 @@ export function concat(parts: readonly Uint8Array[], length: number): Uint8Array
 /** Cancels the reader, never failing: @ag-ui/client rethrows a failed cancel() outside any promise chain. */
 export const cancelQuietly = (reader: ReadableStreamDefaultReader<Uint8Array>, reason?: unknown) => reader.cancel(reason).catch(() => {})
 
-/** Passes at most `limit` bytes, then ends the stream and cancels the source. */
-function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  const reader = source.getReader()
+/**
+ * At most ERROR_BODY_LIMIT bytes of an error body, however its reading ends (what arrived is
+ * enough: the status is what the error reports); the body is cancelled after. `onChunk` hears
+ * each chunk arrive, and stops the reading by returning false.
+ */
+export async function readErrorBody(body: ReadableStream<Uint8Array>, onChunk: () => boolean): Promise<Uint8Array> {
+  const reader = body.getReader()
+  const parts: Uint8Array[] = []
   let seen = 0
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        let result: ReadableStreamReadResult<Uint8Array>
-        try {
-          result = await reader.read()
-        } catch {
-          // What arrived is enough: the status is what the error reports.
-          return controller.close()
-        }
-        if (result.done) return controller.close()
-        const room = limit - seen
-        seen += result.value.length
-        if (result.value.length < room) return controller.enqueue(result.value)
-        controller.enqueue(result.value.subarray(0, room))
-        controller.close()
-        cancelQuietly(reader)
-      },
-      cancel: (reason) => cancelQuietly(reader, reason),
-    },
-    { highWaterMark: 0 },
-  )
+  try {
+    while (seen < ERROR_BODY_LIMIT) {
+      const { done, value } = await reader.read()
+      if (done || !onChunk()) break
+      const part = value.subarray(0, ERROR_BODY_LIMIT - seen)
+      seen += part.length
+      parts.push(part)
+    }
+  } catch {
+    // What arrived is enough.
+  }
+  cancelQuietly(reader)
+  return concat(parts, seen)
 }
 
 /** Passes the body through, reporting activity. */
