@@ -50,7 +50,7 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
   let bodyError: AgentStoreError | undefined
   const sse: SseOptions = {
     maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes,
-    onActivity: () => run.touch(),
+    onActivity: run.touch,
     onError: (error) => {
       bodyError ??= toStoreError(error)
     },
@@ -75,7 +75,7 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
   } catch (error) {
     run.fail(toStoreError(error))
   }
-  return { cancel: () => run.cancel() }
+  return { cancel: run.cancel }
 }
 
 /**

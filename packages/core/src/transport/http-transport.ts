@@ -143,7 +143,7 @@ async function readWithFetch(request: Request, run: FramedRun) {
       const text = await errorText(response, run)
       return run.fail(httpError(response.status, response.headers.get('content-type') ?? '', text))
     }
-    const reader = response.body && typeof response.body.getReader === 'function' ? response.body.getReader() : undefined
+    const reader = typeof response.body?.getReader === 'function' ? response.body.getReader() : undefined
     if (!reader) {
       // A fetch that cannot stream (an injected one): the body whole, through the same framer.
       const text = await response.text()

@@ -230,14 +230,13 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     const nameEnd = found === -1 || found >= end ? end : found
     let value = nameEnd === end ? end : nameEnd + 1
     if (value < end && source[value] === SPACE) value++
-    const name = nameEnd - start
-    if (name === ID.length && source[start] === ID[0] && source[start + 1] === ID[1]) {
+    if (spells(source, start, nameEnd, ID)) {
       // An id with a NULL in it is ignored, as the standard says.
       const nul = source.indexOf(0, value)
       if (nul === -1 || nul >= end) eventId = textOf(source, value, end)
       return
     }
-    if (name !== DATA.length || DATA.some((byte, i) => source[start + i] !== byte)) return // event, retry and unknown fields
+    if (!spells(source, start, nameEnd, DATA)) return // event, retry and unknown fields
     dataBytes += end - value + 1
     if (dataBytes > maxEventBytes) tooLarge()
     data.push(textOf(source, value, end))
@@ -261,7 +260,8 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     } catch {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent an event whose data is not JSON')
     }
-    const type = typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as { type?: unknown }).type : undefined
+    // Of what JSON.parse makes, only an object can have a `type`.
+    const type = (event as { type?: unknown } | null)?.type
     if (typeof type !== 'string' || type === '') {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
     }
@@ -279,6 +279,10 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     },
   }
 }
+
+/** Whether bytes `start` to `end` of `source` are those of `field`. */
+const spells = (source: Uint8Array, start: number, end: number, field: number[]) =>
+  end - start === field.length && field.every((byte, i) => source[start + i] === byte)
 
 /** The parts as one array of `length` bytes (the first part itself when it is the only one). */
 export function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
