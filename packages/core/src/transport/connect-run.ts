@@ -57,7 +57,7 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
     onEventId: run.eventId,
   }
   try {
-    subscription = events(agent as unknown as Streaming, input, sse, controller, options.connect === true, options.lastEventId).subscribe({
+    subscription = events(agent as unknown as Streaming, input, sse, controller, options).subscribe({
       next(event) {
         run.touch()
         try {
@@ -84,19 +84,12 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
  * and starts its request synchronously there, so other runs on the same agent (another store, a
  * direct call) never see this run's fetch wrapper or controller.
  */
-function events(
-  agent: Streaming,
-  input: RunAgentInput,
-  sse: SseOptions,
-  controller: AbortController | undefined,
-  connect: boolean,
-  cursor: string | undefined,
-) {
+function events(agent: Streaming, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined, { connect, lastEventId }: ConnectOptions) {
   const { fetch, abortController } = agent
   if (controller) agent.abortController = controller
   const fetching = typeof agent.url === 'string' && typeof fetch === 'function'
   if (fetching) {
-    const resumeFrom = connect ? cursor : undefined
+    const resumeFrom = connect ? lastEventId : undefined
     agent.fetch = wrapFetch((url, init) => fetch.call(agent, url, resumeFrom === undefined ? init : withLastEventId(init, resumeFrom)), sse)
   }
   try {

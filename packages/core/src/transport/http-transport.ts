@@ -190,47 +190,35 @@ function readWithXhr(request: Request, run: FramedRun) {
   const xhr = new XMLHttpRequest()
   const encode = utf8Encoder()
   let read = 0
-  let settled = false
-  run.onCancel = () => {
-    settled = true
-    xhr.abort()
-  }
+  // The run's end (failed, complete or cancelled) closes the guard before it aborts the request:
+  // the events that abort() fires find the run closed.
+  run.onCancel = () => xhr.abort()
   const take = () => {
     // Status 0: the request failed, and `error` says so next (its responseText is already gone).
-    if (settled || !run.open || xhr.readyState < HEADERS_RECEIVED || xhr.status === 0) return
+    if (!run.open || xhr.readyState < HEADERS_RECEIVED || xhr.status === 0) return
     run.touch()
     const text = xhr.responseText
     if (!isOk(xhr.status)) {
       if (text.length < ERROR_BODY_LIMIT && xhr.readyState !== DONE) return
-      const error = httpError(xhr.status, xhr.getResponseHeader('content-type') ?? '', text.slice(0, ERROR_BODY_LIMIT))
-      settled = true
-      xhr.abort()
-      return run.fail(error)
+      // Failing the run cancels the request.
+      return run.fail(httpError(xhr.status, xhr.getResponseHeader('content-type') ?? '', text.slice(0, ERROR_BODY_LIMIT)))
     }
     if (text.length > read) {
       const slice = text.slice(read)
       read = text.length
       run.bytes(encode(slice), slice)
     }
-    if (xhr.readyState === DONE && run.open) {
-      settled = true
-      run.complete()
-    }
+    if (xhr.readyState === DONE) run.complete()
   }
   xhr.onreadystatechange = take
   xhr.onprogress = take
   xhr.onload = take
-  xhr.onerror = () => {
-    if (settled) return
-    settled = true
-    run.fail(networkError(new TypeError('Network request failed')))
-  }
+  xhr.onerror = () => run.fail(networkError(new TypeError('Network request failed')))
   try {
     xhr.open('POST', request.url)
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
     xhr.send(request.body)
   } catch (error) {
-    settled = true
     run.fail(networkError(error))
   }
 }
