@@ -44,6 +44,6 @@ export type EventType = ProtocolEventType
 
 /** An event's metadata over what was there, key by key, the incoming value winning. */
 export function mergeMetadata(existing: Record<string, unknown> | undefined, incoming: Record<string, unknown> | undefined) {
-  if (incoming === undefined) return existing
-  return existing === undefined ? { ...incoming } : { ...existing, ...incoming }
+  // Spreading an undefined `existing` adds nothing: the result is then a copy of `incoming`.
+  return incoming === undefined ? existing : { ...existing, ...incoming }
 }

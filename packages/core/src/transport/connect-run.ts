@@ -50,14 +50,14 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
   let bodyError: AgentStoreError | undefined
   const sse: SseOptions = {
     maxEventBytes: options.maxEventBytes ?? defaultLimits.maxEventBytes,
-    onActivity: () => run.touch(),
+    onActivity: run.touch,
     onError: (error) => {
       bodyError ??= toStoreError(error)
     },
     onEventId: run.eventId,
   }
   try {
-    subscription = events(agent as unknown as Streaming, input, sse, controller, options.connect === true, options.lastEventId).subscribe({
+    subscription = events(agent as unknown as Streaming, input, sse, controller, options).subscribe({
       next(event) {
         run.touch()
         try {
@@ -75,7 +75,7 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
   } catch (error) {
     run.fail(toStoreError(error))
   }
-  return { cancel: () => run.cancel() }
+  return { cancel: run.cancel }
 }
 
 /**
@@ -84,19 +84,12 @@ export function connectRun(agent: AgUiAgent, input: RunAgentInput, handlers: Run
  * and starts its request synchronously there, so other runs on the same agent (another store, a
  * direct call) never see this run's fetch wrapper or controller.
  */
-function events(
-  agent: Streaming,
-  input: RunAgentInput,
-  sse: SseOptions,
-  controller: AbortController | undefined,
-  connect: boolean,
-  cursor: string | undefined,
-) {
+function events(agent: Streaming, input: RunAgentInput, sse: SseOptions, controller: AbortController | undefined, { connect, lastEventId }: ConnectOptions) {
   const { fetch, abortController } = agent
   if (controller) agent.abortController = controller
   const fetching = typeof agent.url === 'string' && typeof fetch === 'function'
   if (fetching) {
-    const resumeFrom = connect ? cursor : undefined
+    const resumeFrom = connect ? lastEventId : undefined
     agent.fetch = wrapFetch((url, init) => fetch.call(agent, url, resumeFrom === undefined ? init : withLastEventId(init, resumeFrom)), sse)
   }
   try {

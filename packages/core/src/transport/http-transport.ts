@@ -8,7 +8,7 @@ import type { AgentStoreError } from '../errors'
 import { defaultLimits } from '../limits'
 import type { ConnectOptions, RunConnection, RunHandlers } from './run-contract'
 import { connectNotSupported, createRunGuard, httpStatusError, networkError, type RunGuard } from './run-guard'
-import { cancelQuietly, concat, createSseFramer, ERROR_BODY_LIMIT, type FetchFn } from './sse'
+import { cancelQuietly, createSseFramer, ERROR_BODY_LIMIT, type FetchFn, readErrorBody } from './sse'
 import { utf8Decoder, utf8Encoder } from './utf8'
 
 export type HttpHeaders = Record<string, string>
@@ -39,7 +39,7 @@ export interface HttpEndpoint {
  */
 export function connectHttpRun(endpoint: HttpEndpoint, input: RunAgentInput, handlers: RunHandlers, options: ConnectOptions = {}): RunConnection {
   const run = framedRun(handlers, options)
-  const connection = { cancel: () => run.cancel() }
+  const connection = { cancel: run.cancel }
   const connect = options.connect === true
   const url = connect ? endpoint.connectUrl : endpoint.url
   if (url === undefined) {
@@ -81,12 +81,12 @@ async function requestHeaders(headers: HttpEndpoint['headers'], cursor: string |
 
 /** As HttpAgent sends it: a null `subagentRunId` is not valid on the wire, absent is. */
 function withoutNullSubagents(input: RunAgentInput): RunAgentInput {
-  if (!input.messages.some((message) => (message as { subagentRunId?: unknown }).subagentRunId === null)) return input
   const messages = input.messages.map((message) => {
     if ((message as { subagentRunId?: unknown }).subagentRunId !== null) return message
     const { subagentRunId: _null, ...rest } = message as typeof message & { subagentRunId?: unknown }
     return rest as typeof message
   })
+  // Only serialized: a copy holding the same messages reads as the input itself.
   return { ...input, messages }
 }
 
@@ -140,10 +140,10 @@ async function readWithFetch(request: Request, run: FramedRun) {
     if (!run.open) return
     run.touch()
     if (!isOk(response.status)) {
-      const text = await readErrorBody(response, run)
+      const text = await errorText(response, run)
       return run.fail(httpError(response.status, response.headers.get('content-type') ?? '', text))
     }
-    const reader = response.body && typeof response.body.getReader === 'function' ? response.body.getReader() : undefined
+    const reader = typeof response.body?.getReader === 'function' ? response.body.getReader() : undefined
     if (!reader) {
       // A fetch that cannot stream (an injected one): the body whole, through the same framer.
       const text = await response.text()
@@ -166,26 +166,15 @@ async function readWithFetch(request: Request, run: FramedRun) {
   }
 }
 
-/** At most ERROR_BODY_LIMIT bytes of an error body: a hostile one cannot make the client read forever. */
-async function readErrorBody(response: Response, run: FramedRun): Promise<string> {
-  const reader = response.body?.getReader()
-  if (!reader) return (await response.text()).slice(0, ERROR_BODY_LIMIT)
-  const parts: Uint8Array[] = []
-  let seen = 0
-  try {
-    while (seen < ERROR_BODY_LIMIT && run.open) {
-      const { done, value } = await reader.read()
-      if (done) break
-      run.touch()
-      const part = value.subarray(0, ERROR_BODY_LIMIT - seen)
-      seen += part.length
-      parts.push(part)
-    }
-  } catch {
-    // What arrived is enough: the status is what the error reports.
-  }
-  cancelQuietly(reader)
-  return utf8Decoder()(concat(parts, seen))
+/** At most ERROR_BODY_LIMIT bytes of an error body, as text; reading stops once the run is over. */
+async function errorText(response: Response, run: FramedRun): Promise<string> {
+  const { body } = response
+  if (!body) return (await response.text()).slice(0, ERROR_BODY_LIMIT)
+  const bytes = await readErrorBody(body, () => {
+    run.touch()
+    return run.open
+  })
+  return utf8Decoder()(bytes)
 }
 
 const HEADERS_RECEIVED = 2
@@ -201,47 +190,35 @@ function readWithXhr(request: Request, run: FramedRun) {
   const xhr = new XMLHttpRequest()
   const encode = utf8Encoder()
   let read = 0
-  let settled = false
-  run.onCancel = () => {
-    settled = true
-    xhr.abort()
-  }
+  // The run's end (failed, complete or cancelled) closes the guard before it aborts the request:
+  // the events that abort() fires find the run closed.
+  run.onCancel = () => xhr.abort()
   const take = () => {
     // Status 0: the request failed, and `error` says so next (its responseText is already gone).
-    if (settled || !run.open || xhr.readyState < HEADERS_RECEIVED || xhr.status === 0) return
+    if (!run.open || xhr.readyState < HEADERS_RECEIVED || xhr.status === 0) return
     run.touch()
     const text = xhr.responseText
     if (!isOk(xhr.status)) {
       if (text.length < ERROR_BODY_LIMIT && xhr.readyState !== DONE) return
-      const error = httpError(xhr.status, xhr.getResponseHeader('content-type') ?? '', text.slice(0, ERROR_BODY_LIMIT))
-      settled = true
-      xhr.abort()
-      return run.fail(error)
+      // Failing the run cancels the request.
+      return run.fail(httpError(xhr.status, xhr.getResponseHeader('content-type') ?? '', text.slice(0, ERROR_BODY_LIMIT)))
     }
     if (text.length > read) {
       const slice = text.slice(read)
       read = text.length
       run.bytes(encode(slice), slice)
     }
-    if (xhr.readyState === DONE && run.open) {
-      settled = true
-      run.complete()
-    }
+    if (xhr.readyState === DONE) run.complete()
   }
   xhr.onreadystatechange = take
   xhr.onprogress = take
   xhr.onload = take
-  xhr.onerror = () => {
-    if (settled) return
-    settled = true
-    run.fail(networkError(new TypeError('Network request failed')))
-  }
+  xhr.onerror = () => run.fail(networkError(new TypeError('Network request failed')))
   try {
     xhr.open('POST', request.url)
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
     xhr.send(request.body)
   } catch (error) {
-    settled = true
     run.fail(networkError(error))
   }
 }

@@ -91,9 +91,8 @@ export function createRunGuard(handlers: RunHandlers, options: ConnectOptions): 
       clearTimeout(timer)
     },
     fail(error) {
-      if (!open) return
-      if (ended) return guard.complete()
-      guard.stop(error)
+      if (ended) guard.complete()
+      else guard.stop(error)
     },
     stop(error) {
       if (!open) return

@@ -38,16 +38,21 @@ export interface SseOptions {
   onEventId?: (id: string) => void
 }
 
-/** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped. */
+/** A fetch whose successful responses carry a body framed by `frameSse`, and whose error bodies are capped (read before the response is handed on). */
 export function wrapFetch(fetch: FetchFn, options: SseOptions): FetchFn {
   return async (url, init) => {
     const response = await fetch(url, init)
     options.onActivity?.()
     const { body } = response
     if (!body) return response
-    let wrapped: ReadableStream<Uint8Array>
-    if (!response.ok) wrapped = capBytes(body, ERROR_BODY_LIMIT)
-    else if (response.headers.get('content-type') === PROTO_MEDIA_TYPE) wrapped = tap(body, options.onActivity)
+    let wrapped: BodyInit
+    if (!response.ok) {
+      const bytes = await readErrorBody(body, () => {
+        options.onActivity?.()
+        return true
+      })
+      wrapped = bytes as Uint8Array<ArrayBuffer>
+    } else if (response.headers.get('content-type') === PROTO_MEDIA_TYPE) wrapped = tap(body, options.onActivity)
     else wrapped = frameSse(body, options)
     return new Response(wrapped, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
@@ -225,14 +230,13 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     const nameEnd = found === -1 || found >= end ? end : found
     let value = nameEnd === end ? end : nameEnd + 1
     if (value < end && source[value] === SPACE) value++
-    const name = nameEnd - start
-    if (name === ID.length && source[start] === ID[0] && source[start + 1] === ID[1]) {
+    if (spells(source, start, nameEnd, ID)) {
       // An id with a NULL in it is ignored, as the standard says.
       const nul = source.indexOf(0, value)
       if (nul === -1 || nul >= end) eventId = textOf(source, value, end)
       return
     }
-    if (name !== DATA.length || DATA.some((byte, i) => source[start + i] !== byte)) return // event, retry and unknown fields
+    if (!spells(source, start, nameEnd, DATA)) return // event, retry and unknown fields
     dataBytes += end - value + 1
     if (dataBytes > maxEventBytes) tooLarge()
     data.push(textOf(source, value, end))
@@ -256,7 +260,8 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
     } catch {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent an event whose data is not JSON')
     }
-    const type = typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as { type?: unknown }).type : undefined
+    // Of what JSON.parse makes, only an object can have a `type`.
+    const type = (event as { type?: unknown } | null)?.type
     if (typeof type !== 'string' || type === '') {
       throw new AgentStoreError('INVALID_EVENT', 'The agent sent JSON that is not an AG-UI event (an object with a string "type")')
     }
@@ -275,6 +280,10 @@ export function createSseFramer(maxEventBytes: number, onEvent: (event: ParsedEv
   }
 }
 
+/** Whether bytes `start` to `end` of `source` are those of `field`. */
+const spells = (source: Uint8Array, start: number, end: number, field: number[]) =>
+  end - start === field.length && field.every((byte, i) => source[start + i] === byte)
+
 /** The parts as one array of `length` bytes (the first part itself when it is the only one). */
 export function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   if (parts.length === 1) return parts[0]!
@@ -290,32 +299,28 @@ export function concat(parts: readonly Uint8Array[], length: number): Uint8Array
 /** Cancels the reader, never failing: @ag-ui/client rethrows a failed cancel() outside any promise chain. */
 export const cancelQuietly = (reader: ReadableStreamDefaultReader<Uint8Array>, reason?: unknown) => reader.cancel(reason).catch(() => {})
 
-/** Passes at most `limit` bytes, then ends the stream and cancels the source. */
-function capBytes(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  const reader = source.getReader()
+/**
+ * At most ERROR_BODY_LIMIT bytes of an error body, however its reading ends (what arrived is
+ * enough: the status is what the error reports); the body is cancelled after. `onChunk` hears
+ * each chunk arrive, and stops the reading by returning false.
+ */
+export async function readErrorBody(body: ReadableStream<Uint8Array>, onChunk: () => boolean): Promise<Uint8Array> {
+  const reader = body.getReader()
+  const parts: Uint8Array[] = []
   let seen = 0
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        let result: ReadableStreamReadResult<Uint8Array>
-        try {
-          result = await reader.read()
-        } catch {
-          // What arrived is enough: the status is what the error reports.
-          return controller.close()
-        }
-        if (result.done) return controller.close()
-        const room = limit - seen
-        seen += result.value.length
-        if (result.value.length < room) return controller.enqueue(result.value)
-        controller.enqueue(result.value.subarray(0, room))
-        controller.close()
-        cancelQuietly(reader)
-      },
-      cancel: (reason) => cancelQuietly(reader, reason),
-    },
-    { highWaterMark: 0 },
-  )
+  try {
+    while (seen < ERROR_BODY_LIMIT) {
+      const { done, value } = await reader.read()
+      if (done || !onChunk()) break
+      const part = value.subarray(0, ERROR_BODY_LIMIT - seen)
+      seen += part.length
+      parts.push(part)
+    }
+  } catch {
+    // What arrived is enough.
+  }
+  cancelQuietly(reader)
+  return concat(parts, seen)
 }
 
 /** Passes the body through, reporting activity. */

@@ -54,7 +54,7 @@ const nullField = (type: string, field: string, where = '') => `${type} with ${f
 export function lifecycleVerifier(): (event: Fields) => string | undefined {
   /** The last of RUN_STARTED, RUN_FINISHED and RUN_ERROR accepted. */
   let lastRunEvent: string | undefined
-  // What the current run has open, and whom each id it has seen belongs to.
+  // What the current run has open, and whom each id it has seen belongs to: set by RUN_STARTED, before which no other event gets this far.
   let open: Map<Family, Set<unknown>>
   let owners: Record<OwnerKind, Map<unknown, Owner>>
   let steps: [name: unknown, owner: Owner][]
@@ -66,7 +66,6 @@ export function lifecycleVerifier(): (event: Fields) => string | undefined {
     steps = []
     subagents = new Map()
   }
-  newRun()
 
   /** An event tagged with another subagent than the one its entity belongs to. */
   const foreign = (type: string, tag: Owner, kind: OwnerKind, id: unknown) => {
