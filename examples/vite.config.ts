@@ -24,6 +24,7 @@ export default defineConfig({
         recipe: page('./react-recipe/index.html'),
         writer: page('./vue-writer/index.html'),
         planner: page('./svelte-planner/index.html'),
+        angularWriter: page('./angular-writer/index.html'),
       },
     },
   },
