@@ -34,6 +34,8 @@ export interface ProbeProps<TState, TSelected> {
 export interface Mounted {
   /** The text the Probe shows right now. */
   text(): string
+  /** Hands the Probe another store, as a parent passing a new prop would (switching threads), and lets it render. */
+  setStore(store: ReadableAgentStore<any>): Promise<void>
   unmount(): void
 }
 

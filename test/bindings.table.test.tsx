@@ -198,6 +198,26 @@ const scenarios: Scenario[] = [
       return seen
     },
   },
+  {
+    name: 'a store switched at run time: the value follows the new store, and the old one is released',
+    async run(h) {
+      const first = createAgentStore({ initialState: demoState() })
+      const second = createAgentStore({ initialState: { ...demoState(), title: 'Second' } })
+      const [firstCounted, secondCounted] = [countSubscriptions(first), countSubscriptions(second)]
+      const probe = renders<string>()
+      const view = await h.mount({ store: firstCounted.store, selector: title, onRender: probe.onRender })
+      await view.setStore(secondCounted.store)
+      expect(view.text()).toBe('Second')
+      expect([firstCounted.active(), secondCounted.active()]).toEqual([0, 1])
+      await h.flush(() => first.apply(replace('/title', 'Ignored')))
+      expect(view.text()).toBe('Second')
+      await h.flush(() => second.apply(replace('/title', 'Followed')))
+      expect(view.text()).toBe('Followed')
+      view.unmount()
+      expect(secondCounted.active()).toBe(0)
+      return { renders: probe.values, subscriptions: [firstCounted.total(), secondCounted.total()] }
+    },
+  },
 ]
 
 const harnesses = [reactHarness, vueHarness, svelteHarness, angularHarness]

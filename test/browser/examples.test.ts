@@ -537,7 +537,8 @@ describe('a phone at 390 px', () => {
         await send(page, 'Plan a trip to Mars')
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
-    ],    [
+    ],
+    [
       'angular-writer',
       '/angular-writer/',
       async (page) => {
@@ -624,7 +625,8 @@ describe('the devtools panel over the apps', () => {
         await send(page, 'Plan a trip to Mars')
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
-    ],    [
+    ],
+    [
       '/angular-writer/',
       async (page) => {
         await send(page, 'Write a short story about a lighthouse keeper')

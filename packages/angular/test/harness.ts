@@ -1,6 +1,6 @@
 // Angular without the CLI: standalone components compiled just in time, decorators transformed by Vite.
 import '@angular/compiler'
-import { injectAgentStore } from '@agent-state/angular'
+import { injectAgentStore, type ReadableAgentStore } from '@agent-state/angular'
 import {
   type ApplicationRef,
   ChangeDetectionStrategy,
@@ -11,12 +11,14 @@ import {
   Injector,
   inject,
   provideZonelessChangeDetection,
+  type Signal,
+  signal,
 } from '@angular/core'
 import { createApplication } from '@angular/platform-browser'
 import { type BindingHarness, format, type ProbeProps } from '../../../test/binding-harness'
 
-/** The Probe's props: Angular sets inputs after the constructor, and injectAgentStore runs in a field initializer. */
-const PROBE_PROPS = new InjectionToken<ProbeProps<any, any>>('ProbeProps')
+/** The Probe's props (Angular sets inputs after the constructor, and injectAgentStore runs in a field initializer), its store as a signal. */
+const PROBE_PROPS = new InjectionToken<ProbeProps<any, any> & { stores: Signal<ReadableAgentStore<any>> }>('ProbeProps')
 
 @Component({
   selector: 'agent-probe',
@@ -25,7 +27,7 @@ const PROBE_PROPS = new InjectionToken<ProbeProps<any, any>>('ProbeProps')
 })
 export class Probe {
   readonly props = inject(PROBE_PROPS)
-  readonly value = injectAgentStore(this.props.store, this.props.selector, this.props.equalityFn)
+  readonly value = injectAgentStore(this.props.stores, this.props.selector, this.props.equalityFn)
 
   /** Called by the template, so once per render of the view. */
   shown() {
@@ -43,13 +45,18 @@ export const angularHarness: BindingHarness = {
   async mount(props) {
     app ??= await createApplication({ providers: [provideZonelessChangeDetection()] })
     const hostElement = document.body.appendChild(document.createElement('div'))
-    const elementInjector = Injector.create({ providers: [{ provide: PROBE_PROPS, useValue: props }] })
+    const stores = signal(props.store)
+    const elementInjector = Injector.create({ providers: [{ provide: PROBE_PROPS, useValue: { ...props, stores } }] })
     const ref = createComponent(Probe, { environmentInjector: app.injector, elementInjector, hostElement })
     app.attachView(ref.hostView)
     mounted.add(ref)
     app.tick()
     return {
       text: () => hostElement.textContent ?? '',
+      setStore: async (store) => {
+        stores.set(store)
+        app?.tick()
+      },
       unmount: () => {
         mounted.delete(ref)
         ref.destroy()
