@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demoState, replace } from '../../../test/binding-harness'
 
 const store = createAgentStore({ initialState: demoState() })
-let renders = 0
+let selectorRuns = 0
 
 @Component({
   selector: 'agent-zone-title',
@@ -16,7 +16,7 @@ let renders = 0
   template: '<h1>{{ title() }}</h1>',
 })
 class ZoneTitle {
-  readonly title = injectAgentStore(store, (s) => (renders++, s.state.title))
+  readonly title = injectAgentStore(store, (s) => (selectorRuns++, s.state.title))
 }
 
 let app: Awaited<ReturnType<typeof createApplication>>
@@ -40,9 +40,9 @@ describe('injectAgentStore with zone.js', () => {
     zone.runOutsideAngular(() => setTimeout(() => store.apply(replace('/title', 'Outside the zone'))))
     await vi.waitFor(() => expect(text()).toBe('Outside the zone'))
     // Ticks for anything else re-check the template (default change detection), but run no selector.
-    const runs = renders
+    const runs = selectorRuns
     for (let i = 0; i < 3; i++) zone.run(() => app.tick())
-    expect(renders).toBe(runs)
+    expect(selectorRuns).toBe(runs)
     expect(runs).toBe(3)
     ref.destroy()
   })
