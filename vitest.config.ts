@@ -15,6 +15,7 @@ const alias = {
   '@agent-state/react': src('./packages/react/src/index.ts'),
   '@agent-state/vue': src('./packages/vue/src/index.ts'),
   '@agent-state/svelte': src('./packages/svelte/src/index.ts'),
+  '@agent-state/angular': src('./packages/angular/src/index.ts'),
   '@agent-state/devtools/panel': src('./packages/devtools/src/panel.ts'),
   '@agent-state/devtools': src('./packages/devtools/src/index.ts'),
 }
@@ -53,6 +54,11 @@ export default defineConfig({
         plugins: [svelte({ configFile: false })],
         resolve: { alias, conditions: ['browser'] },
         test: { name: 'svelte', root: './packages/svelte', environment: 'jsdom', include: ['test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        resolve: { alias },
+        test: { name: 'angular', root: './packages/angular', environment: 'jsdom', include: ['test/**/*.test.ts'] },
       },
       {
         extends: true,

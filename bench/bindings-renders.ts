@@ -1,5 +1,5 @@
 // Renders of a component that selects a key no event touches (state.title) while an agent streams
-// 1,000 STATE_DELTA events to other keys, in React, Vue and Svelte through the bindings, and in React
+// 1,000 STATE_DELTA events to other keys, in React, Vue, Svelte and Angular through the bindings, and in React
 // through @ag-ui/client with a plain subscription, for comparison.
 //
 // Plain node with a jsdom window; the frameworks load only after the window exists. Every event arrives
@@ -87,7 +87,7 @@ type Counter = { title: number; document: number }
 type Mounted = { counts: Counter; unmount: () => void }
 type Mount = (store: import('@agent-state/core').AgentStore<BenchState>, container: HTMLElement) => Promise<Mounted>
 
-async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte', Mount>> {
+async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte' | 'Angular', Mount>> {
   const React = await import('react')
   const { createRoot } = await import('react-dom/client')
   const { useAgentStore: useReact } = await import('@agent-state/react')
@@ -96,6 +96,10 @@ async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte', Mount>
   const { mount, unmount, flushSync } = await import('svelte')
   const { compile } = await import('svelte/compiler')
   const { useAgentStore: useSvelte } = await import('@agent-state/svelte')
+  await import('@angular/compiler')
+  const { ChangeDetectionStrategy, Component, provideZonelessChangeDetection } = await import('@angular/core')
+  const { createApplication } = await import('@angular/platform-browser')
+  const { injectAgentStore } = await import('@agent-state/angular')
 
   // The Svelte component is compiled here: plain node cannot import a .svelte file.
   const source = `<script>let { value, onRender } = $props()</script><output>{onRender($value)}</output>`
@@ -153,6 +157,24 @@ async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte', Mount>
           for (const component of components) unmount(component)
         },
       }
+    },
+    async Angular(store, container) {
+      const counts = { title: 0, document: 0 }
+      const app = await createApplication({ providers: [provideZonelessChangeDetection()] })
+      // Plain node transforms no decorators: Component(...) is applied to the class as the decorator would be.
+      const probe = (key: 'title' | 'document') =>
+        Component({ selector: `probe-${key}`, template: '<output>{{ show() }}</output>', changeDetection: ChangeDetectionStrategy.OnPush })(
+          class {
+            readonly value = injectAgentStore(store, (s) => s.state[key])
+            show() {
+              counts[key]++
+              return this.value()
+            }
+          },
+        )
+      for (const key of ['title', 'document'] as const) app.bootstrap(probe(key), container.appendChild(document.createElement(`probe-${key}`)))
+      await app.whenStable()
+      return { counts, unmount: () => app.destroy() }
     },
   }
 }

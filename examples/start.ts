@@ -1,4 +1,4 @@
-// `npm start`: the three examples and their agents on one local URL, until Ctrl-C.
+// `npm start`: the examples and their agents on one local URL, until Ctrl-C.
 //   AGENT_URL=http://localhost:8000/{agent}  send /agents/<name> to your own AG-UI server instead
 //   AGENT_DELAY_MS=20                        pacing of the scripted agents, per token
 //   PORT=5173                                where to listen (the next free port if taken)
@@ -25,6 +25,7 @@ console.log(`
             ${url}react-recipe/     React · shared state
             ${url}vue-writer/       Vue · predictive state and interrupts
             ${url}svelte-planner/   Svelte · LangGraph-style confirm_changes
+            ${url}angular-writer/   Angular · signals, approve or reject a draft
   Agents    ${agentUrl ? `${url}agents/<name> → ${agentUrl}` : `${url}agents/{recipe,writer,planner}  (scripted, ${delayMs} ms per token)`}
 
   Ctrl-C to stop

@@ -1,4 +1,4 @@
-// One Vite app with four pages: the index and the three examples. `npm start` (start.ts) serves it in
+// One Vite app with a page per example and the index linking to them. `npm start` (start.ts) serves it in
 // dev mode with the agents mounted at /agents/<name>; the browser tests build it.
 import { fileURLToPath } from 'node:url'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
@@ -24,6 +24,7 @@ export default defineConfig({
         recipe: page('./react-recipe/index.html'),
         writer: page('./vue-writer/index.html'),
         planner: page('./svelte-planner/index.html'),
+        angularWriter: page('./angular-writer/index.html'),
       },
     },
   },

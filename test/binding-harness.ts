@@ -34,11 +34,13 @@ export interface ProbeProps<TState, TSelected> {
 export interface Mounted {
   /** The text the Probe shows right now. */
   text(): string
+  /** Hands the Probe another store, as a parent passing a new prop would (switching threads), and lets it render. */
+  setStore(store: ReadableAgentStore<any>): Promise<void>
   unmount(): void
 }
 
 export interface BindingHarness {
-  readonly name: 'react' | 'vue' | 'svelte'
+  readonly name: 'react' | 'vue' | 'svelte' | 'angular'
   mount<TState, TSelected>(props: ProbeProps<TState, TSelected>): Promise<Mounted>
   /** Runs a change to the store, then lets the framework finish rendering it. */
   flush(change?: () => void): Promise<void>

@@ -5,6 +5,7 @@
 import type { BaseEvent } from '@ag-ui/core'
 import { type AgentSnapshot, type AgentStore, createAgentStore, shallow } from '@agent-state/core'
 import { afterEach, describe, expect, it } from 'vitest'
+import { angularHarness } from '../packages/angular/test/harness'
 import { reactHarness } from '../packages/react/test/harness'
 import { svelteHarness } from '../packages/svelte/test/harness'
 import { vueHarness } from '../packages/vue/test/harness'
@@ -197,9 +198,29 @@ const scenarios: Scenario[] = [
       return seen
     },
   },
+  {
+    name: 'a store switched at run time: the value follows the new store, and the old one is released',
+    async run(h) {
+      const first = createAgentStore({ initialState: demoState() })
+      const second = createAgentStore({ initialState: { ...demoState(), title: 'Second' } })
+      const [firstCounted, secondCounted] = [countSubscriptions(first), countSubscriptions(second)]
+      const probe = renders<string>()
+      const view = await h.mount({ store: firstCounted.store, selector: title, onRender: probe.onRender })
+      await view.setStore(secondCounted.store)
+      expect(view.text()).toBe('Second')
+      expect([firstCounted.active(), secondCounted.active()]).toEqual([0, 1])
+      await h.flush(() => first.apply(replace('/title', 'Ignored')))
+      expect(view.text()).toBe('Second')
+      await h.flush(() => second.apply(replace('/title', 'Followed')))
+      expect(view.text()).toBe('Followed')
+      view.unmount()
+      expect(secondCounted.active()).toBe(0)
+      return { renders: probe.values, subscriptions: [firstCounted.total(), secondCounted.total()] }
+    },
+  },
 ]
 
-const harnesses = [reactHarness, vueHarness, svelteHarness]
+const harnesses = [reactHarness, vueHarness, svelteHarness, angularHarness]
 const observed = new Map<string, Record<string, unknown>>()
 
 describe.each(harnesses)('$name binding', (h) => {
@@ -217,5 +238,6 @@ describe('all bindings', () => {
     expect(Object.keys(record ?? {})).toEqual(harnesses.map((h) => h.name))
     expect(record?.vue).toEqual(record?.react)
     expect(record?.svelte).toEqual(record?.react)
+    expect(record?.angular).toEqual(record?.react)
   })
 })

@@ -52,7 +52,7 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: join(sc
 
 describe('index', () => {
   it(
-    'links to the three apps, which all load',
+    'links to the apps, which all load',
     async () => {
       const { page, errors } = await browser.newPage()
       await page.goto(`${server.url}/`)
@@ -61,12 +61,14 @@ describe('index', () => {
         './react-recipe/',
         './vue-writer/',
         './svelte-planner/',
+        './angular-writer/',
       ])
       await screenshot(page, 'index')
       for (const [name, heading] of [
         ['Open the recipe', 'Recipe'],
         ['Open the writer', 'Writer'],
         ['Open the planner', 'Planner'],
+        ['Open the Angular writer', 'Writer'],
       ] as const) {
         await page.getByRole('link', { name }).click()
         await page.getByRole('heading', { name: heading, exact: true }).waitFor()
@@ -129,6 +131,61 @@ describe('vue-writer: predictive document with an interrupt (agent-framework sty
       expect(await page.locator('mark.draft').count()).toBe(0)
 
       await screenshot(page, 'vue-writer')
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
+describe('angular-writer: the writer read with signals', () => {
+  it(
+    'grows the document as a draft, keeps it on Approve, restores it on Reject, and sends what it shows',
+    async () => {
+      const { page, errors } = await open('/angular-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      const story = storyFor(request)
+      const longer = continueStory(story)
+      const length = async () => Number(await page.getByTestId('document').getAttribute('data-length'))
+      await recordInPage(page, 'lengths', () => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')))
+
+      await send(page, request)
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const lengths = await recorded<number>(page, 'lengths')
+      const intermediate = lengths.filter((value) => value > 0 && value < story.length)
+      expect(new Set(intermediate).size).toBeGreaterThanOrEqual(5)
+      expect(intermediate).toEqual([...intermediate].sort((a, b) => a - b))
+      expect(await length()).toBe(story.length)
+      expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.getByText('Draft · not approved').isVisible()).toBe(true)
+      expect(await page.getByTestId('status').textContent()).toContain('Waiting for your approval')
+      await screenshot(page, 'angular-writer-draft')
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+      await waitForStatus(page, 'Idle')
+      const approved = requestsTo('writer').at(-1)!
+      expect(approved.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: true } }])
+      expect(approved.state).toEqual({ document: story })
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe(story.split('\n')[0])
+
+      // The next run starts from the approved document; rejecting its draft brings that document back.
+      await send(page, 'Add another paragraph')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(requestsTo('writer').at(-1)!.state).toEqual({ document: story })
+      expect(await length()).toBe(longer.length)
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await page.getByText('Understood: I left the document as it was.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const rejected = requestsTo('writer').at(-1)!
+      expect(rejected.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: false } }])
+      expect(rejected.state).toEqual({ document: story })
+      expect(await length()).toBe(story.length)
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0)
+
+      await screenshot(page, 'angular-writer')
       expect(errors).toEqual([])
       await page.close()
     },
@@ -489,6 +546,14 @@ describe('a phone at 390 px', () => {
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
     ],
+    [
+      'angular-writer',
+      '/angular-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
   ]
   for (const [name, path, fill] of pages) {
     it(
@@ -566,6 +631,13 @@ describe('the devtools panel over the apps', () => {
       '/svelte-planner/',
       async (page) => {
         await send(page, 'Plan a trip to Mars')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+    [
+      '/angular-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
     ],

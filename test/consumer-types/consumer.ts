@@ -1,6 +1,7 @@
 // What an app written against the published types does, checked with the strictest consumer settings
 // (tsconfig.*.json): no `source` condition, so every import resolves to the packages' dist/*.d.ts.
 import { HttpAgent } from '@ag-ui/client'
+import { injectAgentStore as injectAngular } from '@agent-state/angular'
 import { type AgentSnapshot, type AgentStoreError, canAnswer, canRun, createAgentStore, isAgentStoreError, shallow } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { useAgentStore as useReact } from '@agent-state/react'
@@ -36,13 +37,14 @@ export async function write(): Promise<void> {
   }
 }
 
-// The three bindings, called as a component would call them (typed here, not rendered).
+// The bindings, called as a component would call them (typed here, not rendered).
 export function bindings() {
   const reactDocument: string = useReact(store, (s) => s.state.document)
   const reactView = useReact(store, (s) => ({ status: s.status, tags: s.state.tags }), shallow)
   const vueDocument: string = useVue(store, (s) => s.state.document).value
   const svelteReady = useSvelte(store, canRun)
-  return { reactDocument, reactView, vueDocument, svelteReady }
+  const angularDocument: string = injectAngular(store, (s) => s.state.document)()
+  return { reactDocument, reactView, vueDocument, svelteReady, angularDocument }
 }
 
 export const scripted = new ScriptedAgent({ runs: [[{ type: 'RUN_STARTED', threadId: 't', runId: 'r' } as never]] })

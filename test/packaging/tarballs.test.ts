@@ -140,7 +140,7 @@ describe('the packed packages, installed together into a new app', () => {
       .filter(([path]) => ours(path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))
       .map(([path, entry]) => `${path} ${entry.resolved}`)
     expect(fromTarballs.sort()).toEqual(
-      ['core', 'devtools', 'react', 'svelte', 'vue'].map(
+      ['angular', 'core', 'devtools', 'react', 'svelte', 'vue'].map(
         (name) => `node_modules/@agent-state/${name} file:${relative(app, tarball({ name: `@agent-state/${name}`, version: '0.1.0' }))}`,
       ),
     )
@@ -151,6 +151,7 @@ describe('the packed packages, installed together into a new app', () => {
     const imported = JSON.parse(await run(process.execPath, ['--input-type=module', '-e', importEach, JSON.stringify(entryPoints)], app, 30_000))
     const fromSource = Object.fromEntries(await Promise.all(entryPoints.map(async (specifier) => [specifier, Object.keys(await import(specifier)).sort()])))
     expect([...entryPoints].sort()).toEqual([
+      '@agent-state/angular',
       '@agent-state/core',
       '@agent-state/core/internals',
       '@agent-state/core/testing',

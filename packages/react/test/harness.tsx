@@ -11,8 +11,9 @@ export function Probe<TState, TSelected>({ store, selector, equalityFn, onRender
 export const reactHarness: BindingHarness = {
   name: 'react',
   async mount(props) {
-    const { container, unmount } = render(<Probe {...props} />)
-    return { text: () => container.textContent ?? '', unmount }
+    const { container, unmount, rerender } = render(<Probe {...props} />)
+    const setStore = async (store: typeof props.store) => act(() => rerender(<Probe {...props} store={store} />))
+    return { text: () => container.textContent ?? '', setStore, unmount }
   },
   async flush(change) {
     act(() => change?.())

@@ -6,7 +6,7 @@ import { type BindingHarness, format, type ProbeProps } from '../../../test/bind
 // Typed loosely on purpose: the harness passes every scenario's store and selector through the same component.
 export const Probe = defineComponent(
   (props: ProbeProps<any, any>) => {
-    const value = useAgentStore(props.store, props.selector, props.equalityFn)
+    const value = useAgentStore(() => props.store, props.selector, props.equalityFn)
     return () => {
       props.onRender?.(value.value)
       return h('output', format(value.value))
@@ -18,8 +18,12 @@ export const Probe = defineComponent(
 export const vueHarness: BindingHarness = {
   name: 'vue',
   async mount(props) {
-    const { container, unmount } = render(Probe, { props })
-    return { text: () => container.textContent ?? '', unmount }
+    const { container, unmount, rerender } = render(Probe, { props })
+    const setStore = async (store: typeof props.store) => {
+      await rerender({ ...props, store })
+      await nextTick()
+    }
+    return { text: () => container.textContent ?? '', setStore, unmount }
   },
   async flush(change) {
     change?.()
