@@ -6,6 +6,7 @@ import type { BaseEvent } from '@ag-ui/core'
 import { type AgentSnapshot, type AgentStore, createAgentStore, shallow } from '@agent-state/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { reactHarness } from '../packages/react/test/harness'
+import { solidHarness } from '../packages/solid/test/harness'
 import { svelteHarness } from '../packages/svelte/test/harness'
 import { vueHarness } from '../packages/vue/test/harness'
 import {
@@ -199,7 +200,7 @@ const scenarios: Scenario[] = [
   },
 ]
 
-const harnesses = [reactHarness, vueHarness, svelteHarness]
+const harnesses = [reactHarness, vueHarness, svelteHarness, solidHarness]
 const observed = new Map<string, Record<string, unknown>>()
 
 describe.each(harnesses)('$name binding', (h) => {
@@ -217,5 +218,6 @@ describe('all bindings', () => {
     expect(Object.keys(record ?? {})).toEqual(harnesses.map((h) => h.name))
     expect(record?.vue).toEqual(record?.react)
     expect(record?.svelte).toEqual(record?.react)
+    expect(record?.solid).toEqual(record?.react)
   })
 })

@@ -1,0 +1,37 @@
+/** @jsxImportSource solid-js */
+import { useAgentStore } from '@agent-state/solid'
+import { createRenderEffect } from 'solid-js'
+import { render } from 'solid-js/web'
+import { type BindingHarness, format, type ProbeProps } from '../../../test/binding-harness'
+
+// Typed loosely on purpose: the harness passes every scenario's store and selector through the same component.
+export function Probe(props: ProbeProps<any, any>) {
+  const value = useAgentStore(props.store, props.selector, props.equalityFn)
+  // Solid renders a component once; what re-runs is the effect that reads the value: it is the "render".
+  createRenderEffect(() => props.onRender?.(value()))
+  return <output>{format(value())}</output>
+}
+
+const mounted = new Set<() => void>()
+
+export const solidHarness: BindingHarness = {
+  name: 'solid',
+  async mount(props) {
+    const container = document.body.appendChild(document.createElement('div'))
+    const dispose = render(() => <Probe {...props} />, container)
+    const unmount = () => {
+      if (!mounted.delete(unmount)) return
+      dispose()
+      container.remove()
+    }
+    mounted.add(unmount)
+    return { text: () => container.textContent ?? '', unmount }
+  },
+  // Solid updates synchronously: the change is rendered when it returns.
+  async flush(change) {
+    change?.()
+  },
+  cleanup() {
+    for (const unmount of [...mounted]) unmount()
+  },
+}
