@@ -161,6 +161,7 @@ async function bindingRows(): Promise<Row[]> {
     ['react', REACT],
     ['vue', ['vue', '@vue/*']],
     ['svelte', ['svelte', 'svelte/*']],
+    ['solid', ['solid-js', 'solid-js/*']],
   ] as const) {
     const binding = await bundle(`export * from '@agent-state/${name}'`, [...framework, '@agent-state/core'])
     rows.push({

@@ -25,6 +25,7 @@ console.log(`
             ${url}react-recipe/     React · shared state
             ${url}vue-writer/       Vue · predictive state and interrupts
             ${url}svelte-planner/   Svelte · LangGraph-style confirm_changes
+            ${url}solid-writer/     Solid · approve or reject a draft
   Agents    ${agentUrl ? `${url}agents/<name> → ${agentUrl}` : `${url}agents/{recipe,writer,planner}  (scripted, ${delayMs} ms per token)`}
 
   Ctrl-C to stop
