@@ -26,6 +26,7 @@ export default {
     'packages/react',
     'packages/vue',
     'packages/svelte',
+    'packages/solid',
     'test/browser',
     'test/real-servers/*',
     '!test/real-servers/recordings',
