@@ -631,6 +631,13 @@ describe('the devtools panel over the apps', () => {
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
     ],
+    [
+      '/solid-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
   ]
   for (const [width, height] of [
     [1280, 800],
