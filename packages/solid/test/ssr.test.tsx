@@ -36,7 +36,7 @@ beforeAll(async () => {
     root: src('..'),
     logLevel: 'silent',
     appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false },
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     plugins: [solid({ ssr: true, include: /packages\/solid\// })],
     resolve: {
       alias: {
