@@ -27,6 +27,7 @@ export default {
     'packages/vue',
     'packages/svelte',
     'packages/angular',
+    'packages/solid',
     'test/browser',
     'test/real-servers/*',
     '!test/real-servers/recordings',

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import react from '@vitejs/plugin-react'
 import vue from '@vitejs/plugin-vue'
+import solid from 'vite-plugin-solid'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -16,6 +17,7 @@ const alias = {
   '@agent-state/vue': src('./packages/vue/src/index.ts'),
   '@agent-state/svelte': src('./packages/svelte/src/index.ts'),
   '@agent-state/angular': src('./packages/angular/src/index.ts'),
+  '@agent-state/solid': src('./packages/solid/src/index.ts'),
   '@agent-state/devtools/panel': src('./packages/devtools/src/panel.ts'),
   '@agent-state/devtools': src('./packages/devtools/src/index.ts'),
 }
@@ -61,8 +63,22 @@ export default defineConfig({
         test: { name: 'angular', root: './packages/angular', environment: 'jsdom', include: ['test/**/*.test.ts'] },
       },
       {
+        // Under node, solid-js resolves to its server build, where effects never run: the browser build, in development.
         extends: true,
-        plugins: [react(), vue(), svelte({ configFile: false })],
+        plugins: [solid({ ssr: true, include: /packages\/solid\// })],
+        resolve: { alias, conditions: ['browser', 'development'] },
+        test: {
+          name: 'solid',
+          root: './packages/solid',
+          environment: 'jsdom',
+          include: ['test/**/*.test.{ts,tsx}'],
+          // Inlined, so that solid-js/web's own import of solid-js gets the same build (Node alone would pick the server's).
+          server: { deps: { inline: [/solid-js/] } },
+        },
+      },
+      {
+        extends: true,
+        plugins: [react(), vue(), svelte({ configFile: false }), solid({ include: /packages\/solid\// })],
         resolve: { alias, conditions: ['browser'] },
         test: {
           name: 'integration',
@@ -70,6 +86,7 @@ export default defineConfig({
           environment: 'node',
           include: ['**/*.test.{ts,tsx}'],
           exclude: [...configDefaults.exclude, 'real-servers/**'],
+          server: { deps: { inline: [/solid-js/] } },
         },
       },
       {

@@ -162,6 +162,7 @@ async function bindingRows(): Promise<Row[]> {
     ['vue', ['vue', '@vue/*']],
     ['svelte', ['svelte', 'svelte/*']],
     ['angular', ['@angular/core']],
+    ['solid', ['solid-js', 'solid-js/*']],
   ] as const) {
     const binding = await bundle(`export * from '@agent-state/${name}'`, [...framework, '@agent-state/core'])
     rows.push({

@@ -26,6 +26,7 @@ console.log(`
             ${url}vue-writer/       Vue · predictive state and interrupts
             ${url}svelte-planner/   Svelte · LangGraph-style confirm_changes
             ${url}angular-writer/   Angular · signals, approve or reject a draft
+            ${url}solid-writer/     Solid · approve or reject a draft
   Agents    ${agentUrl ? `${url}agents/<name> → ${agentUrl}` : `${url}agents/{recipe,writer,planner}  (scripted, ${delayMs} ms per token)`}
 
   Ctrl-C to stop

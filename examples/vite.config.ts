@@ -5,12 +5,15 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 import react from '@vitejs/plugin-react'
 import vue from '@vitejs/plugin-vue'
 import { defaultClientConditions, defineConfig } from 'vite'
+import solid from 'vite-plugin-solid'
 
 const page = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+const solidFiles = /\/examples\/solid-writer\//
 
 export default defineConfig({
   root: page('.'),
-  plugins: [react(), vue(), svelte({ configFile: false })],
+  // The Solid example's .tsx is Solid's JSX: its plugin compiles those files alone, and React's leaves them be.
+  plugins: [react({ exclude: [/\/node_modules\//, solidFiles] }), vue(), svelte({ configFile: false }), solid({ include: solidFiles })],
   // The workspace packages export their TypeScript sources under "source": no build step needed.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: { host: '127.0.0.1' },
@@ -25,6 +28,7 @@ export default defineConfig({
         writer: page('./vue-writer/index.html'),
         planner: page('./svelte-planner/index.html'),
         angularWriter: page('./angular-writer/index.html'),
+        solidWriter: page('./solid-writer/index.html'),
       },
     },
   },

@@ -40,7 +40,7 @@ export interface Mounted {
 }
 
 export interface BindingHarness {
-  readonly name: 'react' | 'vue' | 'svelte' | 'angular'
+  readonly name: 'react' | 'vue' | 'svelte' | 'angular' | 'solid'
   mount<TState, TSelected>(props: ProbeProps<TState, TSelected>): Promise<Mounted>
   /** Runs a change to the store, then lets the framework finish rendering it. */
   flush(change?: () => void): Promise<void>

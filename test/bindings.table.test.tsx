@@ -7,6 +7,7 @@ import { type AgentSnapshot, type AgentStore, createAgentStore, shallow } from '
 import { afterEach, describe, expect, it } from 'vitest'
 import { angularHarness } from '../packages/angular/test/harness'
 import { reactHarness } from '../packages/react/test/harness'
+import { solidHarness } from '../packages/solid/test/harness'
 import { svelteHarness } from '../packages/svelte/test/harness'
 import { vueHarness } from '../packages/vue/test/harness'
 import {
@@ -220,7 +221,7 @@ const scenarios: Scenario[] = [
   },
 ]
 
-const harnesses = [reactHarness, vueHarness, svelteHarness, angularHarness]
+const harnesses = [reactHarness, vueHarness, svelteHarness, angularHarness, solidHarness]
 const observed = new Map<string, Record<string, unknown>>()
 
 describe.each(harnesses)('$name binding', (h) => {
@@ -239,5 +240,6 @@ describe('all bindings', () => {
     expect(record?.vue).toEqual(record?.react)
     expect(record?.svelte).toEqual(record?.react)
     expect(record?.angular).toEqual(record?.react)
+    expect(record?.solid).toEqual(record?.react)
   })
 })

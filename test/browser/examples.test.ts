@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { continueStory, planFor, rewriteEnding, storyFor, titleOf } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
+import { wordCount } from '../../examples/shared/word-count'
 import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
 // A few milliseconds per token: fast, yet every chunk reaches the page in its own network read.
@@ -52,7 +53,7 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: join(sc
 
 describe('index', () => {
   it(
-    'links to the apps, which all load',
+    'links to every app, which all load',
     async () => {
       const { page, errors } = await browser.newPage()
       await page.goto(`${server.url}/`)
@@ -62,6 +63,7 @@ describe('index', () => {
         './vue-writer/',
         './svelte-planner/',
         './angular-writer/',
+        './solid-writer/',
       ])
       await screenshot(page, 'index')
       for (const [name, heading] of [
@@ -69,6 +71,7 @@ describe('index', () => {
         ['Open the writer', 'Writer'],
         ['Open the planner', 'Planner'],
         ['Open the Angular writer', 'Writer'],
+        ['Open the Solid writer', 'Writer'],
       ] as const) {
         await page.getByRole('link', { name }).click()
         await page.getByRole('heading', { name: heading, exact: true }).waitFor()
@@ -453,6 +456,65 @@ describe('svelte-planner: steps predicted from arguments, confirm_changes, statu
   )
 })
 
+describe('solid-writer: a draft from the writer agent, approved then rejected (Solid)', () => {
+  it(
+    'grows the document as a highlighted draft, keeps it on Approve, restores it on Reject, and sends what it shows',
+    async () => {
+      const { page, errors } = await open('/solid-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      const story = storyFor(request)
+      const longer = continueStory(story)
+      const length = () => page.getByTestId('document').getAttribute('data-length')
+      await recordInPage(page, 'lengths', () => Number(document.querySelector('[data-testid=document]')?.getAttribute('data-length')))
+
+      await send(page, request)
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      const lengths = await recorded<number>(page, 'lengths')
+      const intermediate = lengths.filter((value) => value > 0 && value < story.length)
+      expect(new Set(intermediate).size).toBeGreaterThanOrEqual(5)
+      expect(intermediate).toEqual([...intermediate].sort((a, b) => a - b))
+      expect(lengths[lengths.length - 1]).toBe(story.length)
+      expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
+      expect(await page.getByText('Draft · not approved').isVisible()).toBe(true)
+      expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true)
+      expect(requestsTo('writer')[0]!.state).toEqual({ document: '' })
+      await screenshot(page, 'solid-writer-draft')
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+      await waitForStatus(page, 'Idle')
+      const approved = requestsTo('writer')[1]!
+      expect(approved.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: true } }])
+      expect(approved.state).toEqual({ document: story })
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByText('Draft · not approved').count()).toBe(0)
+      expect(await length()).toBe(String(story.length))
+      expect(await page.getByTestId('words').textContent()).toBe(`${wordCount(story)} words`)
+
+      // The next run starts from the approved document; rejecting its draft brings that document back.
+      await send(page, 'Add another paragraph')
+      await page.getByRole('button', { name: 'Reject', exact: true }).waitFor()
+      expect(requestsTo('writer')[2]!.state).toEqual({ document: story })
+      expect(await length()).toBe(String(longer.length))
+      await page.getByRole('button', { name: 'Reject', exact: true }).click()
+      await page.getByText('Understood: I left the document as it was.').waitFor()
+      await waitForStatus(page, 'Idle')
+      const rejected = requestsTo('writer')[3]!
+      expect(rejected.resume).toEqual([{ interruptId: expect.stringMatching(/^call_/), status: 'resolved', payload: { accepted: false } }])
+      expect(rejected.resume?.[0]?.interruptId).not.toBe(approved.resume?.[0]?.interruptId)
+      expect(rejected.state).toEqual({ document: story })
+      expect(await length()).toBe(String(story.length))
+      expect(await page.locator('mark.draft').count()).toBe(0)
+      expect(await page.getByTestId('approval').count()).toBe(0)
+
+      await screenshot(page, 'solid-writer')
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
 describe('react-recipe: shared state with user edits during the run', () => {
   it(
     'keeps an edit made while the agent streams and sends it on the next run',
@@ -554,6 +616,14 @@ describe('a phone at 390 px', () => {
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
       },
     ],
+    [
+      'solid-writer',
+      '/solid-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
   ]
   for (const [name, path, fill] of pages) {
     it(
@@ -636,6 +706,13 @@ describe('the devtools panel over the apps', () => {
     ],
     [
       '/angular-writer/',
+      async (page) => {
+        await send(page, 'Write a short story about a lighthouse keeper')
+        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      },
+    ],
+    [
+      '/solid-writer/',
       async (page) => {
         await send(page, 'Write a short story about a lighthouse keeper')
         await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()

@@ -1,6 +1,6 @@
 // A new app from each package README alone, the way a new user builds it (not part of npm test: it
 // installs from the npm registry). `node test/browser/readme-apps.mjs`:
-//   1. builds and packs the four packages;
+//   1. builds and packs the packages;
 //   2. per binding, a new Vite app: the README's install line (the packed tarballs in place of the
 //      registry names), its quick start as the app's component, its vite.config.ts block, plus the
 //      scaffold a `npm create vite` app has (vite, the framework and its Vite plugin);
@@ -80,6 +80,15 @@ const apps = {
         "import { mount } from 'svelte'\nimport QuickStart from './QuickStart.svelte'\n\nmount(QuickStart, { target: document.getElementById('app')! })\n",
     }),
     entry: 'main.ts',
+  },
+  solid: {
+    lang: 'tsx',
+    scaffold: ['vite-plugin-solid@2', 'solid-js@1'],
+    files: (quickStart) => ({
+      'src/Writer.tsx': quickStart,
+      'src/main.tsx': "import { render } from 'solid-js/web'\nimport { Writer } from './Writer'\n\nrender(() => <Writer />, document.getElementById('app')!)\n",
+    }),
+    entry: 'main.tsx',
   },
 }
 
@@ -177,4 +186,4 @@ try {
 for (const result of results) console.log(result.ok ? 'ok  ' : 'FAIL', JSON.stringify(result))
 const failed = results.filter((result) => !result.ok).length
 console.log(`${results.length - failed} passed, ${failed} failed`)
-process.exitCode = failed === 0 && results.length === 4 ? 0 : 1
+process.exitCode = failed === 0 && results.length === Object.keys(apps).length + 1 ? 0 : 1

@@ -184,6 +184,45 @@ describe('vue-writer: reloaded while the draft streams', () => {
   )
 })
 
+describe('solid-writer: reloaded while waiting for approval', () => {
+  it(
+    'shows the draft and the Approve / Reject panel again, and approving sends the resume',
+    async () => {
+      const { page, errors } = await open('/solid-writer/')
+      const request = 'Write a short story about a lighthouse keeper'
+      const story = storyFor(request)
+      await send(page, request)
+      await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+      await waitForStatus(page, 'Waiting for your approval')
+      await savedHolds(page, 'solid-writer', 'interrupted')
+      const chat = await chatText(page)
+      expect(requestsTo('writer')).toHaveLength(1)
+
+      await reload(page)
+      expect(await statusText(page)).toBe('Waiting for your approval')
+      expect(await page.getByTestId('document').getAttribute('data-length')).toBe(String(story.length))
+      expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
+      for (const name of ['Approve', 'Reject']) expect(await page.getByRole('button', { name, exact: true }).isEnabled()).toBe(true)
+      expect(await chatText(page)).toEqual(chat)
+      // Loading the page sent nothing: the thread came from localStorage, not from the server.
+      expect(requestsTo('writer')).toHaveLength(1)
+
+      await page.getByRole('button', { name: 'Approve', exact: true }).click()
+      await page.getByText(/^Saved \(\d+ words\)/).waitFor()
+      await waitForStatus(page, 'Idle')
+      const [first, resumed] = requestsTo('writer')
+      const writeCall = toolCallsOf(resumed!).find((call) => call.function.name === 'write_document')
+      expect(resumed!.resume).toEqual([{ interruptId: writeCall!.id, status: 'resolved', payload: { accepted: true } }])
+      expect(resumed!.threadId).toBe(first!.threadId)
+      expect(resumed!.state).toEqual({ document: story })
+      expect(await page.getByTestId('approval').count()).toBe(0)
+      expect(errors).toEqual([])
+      await page.close()
+    },
+    testTimeout,
+  )
+})
+
 describe('svelte-planner: reloaded while the plan waits for confirmation', () => {
   it(
     'shows the conversation and the plan again, and approving answers the confirm_changes call',

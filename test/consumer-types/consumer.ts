@@ -5,6 +5,7 @@ import { injectAgentStore as injectAngular } from '@agent-state/angular'
 import { type AgentSnapshot, type AgentStoreError, canAnswer, canRun, createAgentStore, isAgentStoreError, shallow } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { useAgentStore as useReact } from '@agent-state/react'
+import { useAgentStore as useSolid } from '@agent-state/solid'
 import { useAgentStore as useSvelte } from '@agent-state/svelte'
 import { useAgentStore as useVue } from '@agent-state/vue'
 
@@ -44,7 +45,13 @@ export function bindings() {
   const vueDocument: string = useVue(store, (s) => s.state.document).value
   const svelteReady = useSvelte(store, canRun)
   const angularDocument: string = injectAngular(store, (s) => s.state.document)()
-  return { reactDocument, reactView, vueDocument, svelteReady, angularDocument }
+  const solidDocument: string = useSolid(store, (s) => s.state.document)()
+  const solidView = useSolid(
+    () => store,
+    (s) => ({ status: s.status, tags: s.state.tags }),
+    shallow,
+  )
+  return { reactDocument, reactView, vueDocument, svelteReady, angularDocument, solidDocument, solidView }
 }
 
 export const scripted = new ScriptedAgent({ runs: [[{ type: 'RUN_STARTED', threadId: 't', runId: 'r' } as never]] })

@@ -140,7 +140,7 @@ describe('the packed packages, installed together into a new app', () => {
       .filter(([path]) => ours(path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))
       .map(([path, entry]) => `${path} ${entry.resolved}`)
     expect(fromTarballs.sort()).toEqual(
-      ['angular', 'core', 'devtools', 'react', 'svelte', 'vue'].map(
+      ['angular', 'core', 'devtools', 'react', 'solid', 'svelte', 'vue'].map(
         (name) => `node_modules/@agent-state/${name} file:${relative(app, tarball({ name: `@agent-state/${name}`, version: '0.1.0' }))}`,
       ),
     )
@@ -158,6 +158,7 @@ describe('the packed packages, installed together into a new app', () => {
       '@agent-state/devtools',
       '@agent-state/devtools/panel',
       '@agent-state/react',
+      '@agent-state/solid',
       '@agent-state/svelte',
       '@agent-state/vue',
     ])
