@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm'
 // before. Not before each trial: a forced GC shrinks the young generation, and the next trial
 // would then run in an unrealistically small heap. (The bench command has no --expose-gc.)
 setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
+export const collectGarbage = runInNewContext('gc') as () => void
 
 /** One line of the results table. `name`, `value` and `note` are all a bench module has to fill in. */
 export interface Row {

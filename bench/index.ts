@@ -38,6 +38,7 @@ const benches: { scenario: string; name: string; rows: () => Promise<Row[]> }[] 
   { scenario: 'Bundle size', name: 'bundle-size', rows: () => inOneProcess('./bundle-size.ts', 'benchBundleSize') },
   { scenario: 'HTTP/SSE', name: 'http', rows: () => inOneProcess('./http.ts', 'benchHttp') },
   { scenario: 'Hand-tuned code', name: 'hand-tuned', rows: () => inProcesses<HandTunedMeasurement>('./hand-tuned.ts', 'measureHandTuned', reportHandTuned) },
+  { scenario: 'Conversation tree', name: 'conversation-tree', rows: () => inOneProcess('./conversation-tree.ts', 'benchConversationTree') },
 ]
 
 // `npm run bench -- http shell` runs only the modules named and prints their table: a partial
