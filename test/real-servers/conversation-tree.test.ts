@@ -149,3 +149,88 @@ describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history
     expectAnswered(after.messages)
   })
 })
+
+describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branching: 'langgraph': forks from the server's checkpoints", (via: Via) => {
+  const base = servers.langgraph
+  const url = `${base}/writer`
+  const initialState = { document: 'Empty', title: '', revision: 0 }
+  const fork = (runId: string) => ({ id: `fork-${runId}`, role: 'system', content: expect.any(String) })
+
+  /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
+  async function twoExchanges() {
+    const s = await echoing(base, session<typeof initialState>(url, { initialState, branching: 'langgraph' }, via))
+    await s.store.run({ message: 'Q1' })
+    s.store.setState((state) => ({ ...state, document: 'Written after Q1' }))
+    await s.store.run({ message: 'Q2' })
+    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+    expectAnswered([U1, A1, U2, A2])
+    return { ...s, U1, A1, U2, A2 }
+  }
+
+  it('edit() sends a fresh system message and the new version under the id of U2; the store keeps its own id, and the next run continues the branch', async () => {
+    const { store, threadId, U1, A1, U2 } = await twoExchanges()
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+
+    const [first, second, forked] = await bodies(base, threadId)
+    expect(forked).toMatchObject({ threadId, state: second!.state, parentRunId: first!.runId })
+    expect(forked!.messages).toEqual([fork(forked!.runId), U1, A1, { id: U2.id, role: 'user', content: 'Q2 edited' }])
+    const after = store.getState()
+    const edited = after.messages[2]!
+    expect(edited).toEqual({ id: expect.any(String), role: 'user', content: 'Q2 edited' })
+    expect(edited.id).not.toBe(U2.id)
+    expect(after.messages).toHaveLength(4)
+    expectAnswered(after.messages)
+    expect(after.branches).toEqual({ [edited.id]: { index: 1, count: 2 } })
+    expect(after).toMatchObject({ status: 'idle', error: undefined, state: { document: 'Written after Q1' } })
+
+    await store.run({ message: 'Q3' })
+    const next = (await bodies(base, threadId))[3]!
+    expect(next.messages.slice(0, 4)).toEqual([U1, A1, { ...edited, id: U2.id }, after.messages[3]])
+    expect(next).not.toHaveProperty('parentRunId')
+    const continued = store.getState().messages
+    expect(continued.slice(0, 4)).toEqual(after.messages)
+    expect(continued).toHaveLength(6)
+    expectAnswered(continued)
+  })
+
+  it('regenerate() sends a fresh system message and the branch to U2; the model sees it without A2', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    await store.regenerate()
+    const [first, second, again] = await bodies(base, threadId)
+    expect(again).toMatchObject({ threadId, state: second!.state, parentRunId: first!.runId })
+    expect(again!.messages).toEqual([fork(again!.runId), U1, A1, U2])
+    const after = store.getState()
+    const A2b = after.messages[3]!
+    expect(after.messages.slice(0, 3)).toEqual([U1, A1, U2])
+    expect(A2b.id).not.toBe(A2.id)
+    expect(A2b.content).toBe(A2.content)
+    expect(after.messages).toHaveLength(4)
+    expect(after.branches).toEqual({ [A2b.id]: { index: 1, count: 2 } })
+  })
+
+  it('after switching back to the older branch, run() is refused (the server holds the other one), a fork at U2 is sent, and the newer branch is then refused in turn', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const edited = store.getState().messages.slice()
+    await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+    expect(store.getState().messages).toEqual([U1, A1, U2, A2])
+    // LangGraph's state snapshots carry its own `messages` too.
+    expect(store.getState().state).toMatchObject({ document: 'Written after Q1', revision: 0 })
+
+    await expect(store.run({ message: 'Q3' })).rejects.toMatchObject({ code: 'BRANCH', reason: 'server-branch', messageId: A2.id })
+    expect(await bodies(base, threadId)).toHaveLength(3)
+
+    await store.regenerate()
+    const again = (await bodies(base, threadId))[3]!
+    expect(again.messages).toEqual([fork(again.runId), U1, A1, U2])
+    const regenerated = store.getState()
+    expect(regenerated.messages.slice(0, 3)).toEqual([U1, A1, U2])
+    expectAnswered(regenerated.messages)
+    expect(regenerated.branches).toEqual({ [U2.id]: { index: 0, count: 2 }, [regenerated.messages[3]!.id]: { index: 1, count: 2 } })
+
+    await store.switchBranch({ messageId: U2.id, index: 1 })
+    expect(store.getState().messages).toEqual(edited)
+    await expect(store.run({ message: 'Q3' })).rejects.toMatchObject({ code: 'BRANCH', reason: 'server-branch', messageId: edited[3]!.id })
+    expect(await bodies(base, threadId)).toHaveLength(4)
+  })
+})
