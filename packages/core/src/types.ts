@@ -254,8 +254,8 @@ export interface AgentStoreOptions<TState> {
    * only on a request that starts with a system message it has never seen: that message is added, an
    * edited message goes under the id of the message it replaces (the store keeps its own id and maps
    * the server's snapshots back), and a request the server would append to another branch than the
-   * one shown is refused with `BRANCH` (`server-branch`): run() and the answers on a branch switched
-   * to, and a fork below where it parts from the branch of the server's last run.
+   * one shown is refused with `BRANCH` (`server-branch`): run() on a branch switched to, and a fork
+   * below where that branch parts from the server's (a fork at or above it is sent, and continues).
    */
   branching?: Branching
   /** Fields that identify array elements when the user's edits are carried over the server's changes (default `['id', 'key']`). */

@@ -113,11 +113,9 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
     case 'failed':
       return failed(model, input.requestId, input.error, input.lastEventId, config)
     case 'run':
-      return refuseValues(model, input.messages, input.options, config) ?? refuseOffServerBranch(model, 'run') ?? startRun(model, input, config)
+      return refuseValues(model, input.messages, input.options, config) ?? refuseOffServerBranch(model) ?? startRun(model, input, config)
     case 'answer':
-      return (
-        refuseValues(model, [], input.options, config) ?? refuseOffServerBranch(model, 'answer') ?? answerConfirmation(model, input, config, memo, startRequest)
-      )
+      return refuseValues(model, [], input.options, config) ?? answerConfirmation(model, input, config, memo, startRequest)
     case 'setState':
       return setUserState(model, input.update, config, memo)
     case 'abort':

@@ -36,7 +36,7 @@ const whys = {
 } as const
 type Why = keyof typeof whys
 
-const branchError = (command: TreeInput['type'] | 'run' | 'answer', reason: Why, messageId = '') =>
+const branchError = (command: TreeInput['type'] | 'run', reason: Why, messageId = '') =>
   new AgentStoreError('BRANCH', `${command}(): message "${messageId}" ${whys[reason]}`, { reason, messageId })
 
 /** The id of the message before `index`: the fork point a version there hangs from. */
@@ -223,7 +223,8 @@ function withWireId<S>(model: Model<S>, edited: string, replaced: string): Model
 /**
  * Branching 'langgraph', once the view has left the server's branch: the first message up to
  * `through` (the whole branch when not given) that is not where the server's branch has it, or
- * undefined when the server can take the request. A fork goes through the user message it sends.
+ * undefined when the server can take the request. A fork goes through the user message it sends:
+ * the server forks at the checkpoint before that message, found by its id on its own branch.
  */
 function offServerBranch<S>(model: Model<S>, through?: number): string | undefined {
   const held = model.tree?.serverBranch
@@ -232,15 +233,16 @@ function offServerBranch<S>(model: Model<S>, through?: number): string | undefin
   const sent = through === undefined ? messages : messages.slice(0, through + 1)
   const ids = serverIds(model.tree, sent)
   const at = ids.findIndex((id, i) => held[i] !== id)
-  if (at !== -1) return messagesForServer(sent)[at]!.id
-  // run() and the answers continue the whole branch: the server's must not go on past it.
-  return through === undefined && held.length > ids.length ? (messages.at(-1)?.id ?? '') : undefined
+  return at === -1 ? undefined : messagesForServer(sent)[at]!.id
 }
 
-/** run() and the answers, on a branch the server's thread does not hold: refused (branching 'langgraph'). */
-export function refuseOffServerBranch<S>(model: Model<S>, command: 'run' | 'answer'): Step<S> | undefined {
+/**
+ * run() on a branch the server's thread does not hold: refused (branching 'langgraph'). The answers
+ * need no check: no branch is left, so none is shelved, while a confirmation is open.
+ */
+export function refuseOffServerBranch<S>(model: Model<S>): Step<S> | undefined {
   const off = offServerBranch(model)
-  return off === undefined ? undefined : refused(model, branchError(command, 'server-branch', off))
+  return off === undefined ? undefined : refused(model, branchError('run', 'server-branch', off))
 }
 
 /** The messages as the server knows them: an edit under the id of the message it replaced. */
