@@ -1,7 +1,9 @@
 // The store's conversation tree against real servers: edit(), regenerate() and switchBranch()
 // through both transports, with the exact request each fork sends, the history the model saw (every
 // turn is scripted as `echoHistory`, so an answer lists the history the server gave its model), the
-// messages and `branches` of the store, and the state each branch comes back with.
+// messages and `branches` of the store, and the state each branch comes back with. CopilotKit takes
+// the branch sent as the truth (the default `branching: 'history'`); LangGraph forks from its own
+// checkpoints with `branching: 'langgraph'`; Mastra with memory appends whatever it is sent.
 import type { Message } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { bodies, type Session, script, servers, session, type Via } from './support'
@@ -232,5 +234,28 @@ describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branchin
     expect(store.getState().messages).toEqual(edited)
     await expect(store.run({ message: 'Q3' })).rejects.toMatchObject({ code: 'BRANCH', reason: 'server-branch', messageId: edited[3]!.id })
     expect(await bodies(base, threadId)).toHaveLength(4)
+  })
+})
+
+describe('servers that keep the thread, with the default branching: the fork is not taken', () => {
+  /** Two exchanges and an edit of the second question, with the default `branching: 'history'`. */
+  async function editedOn(base: string, url: string) {
+    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, 'url'))
+    await s.store.run({ message: 'Q1' })
+    await s.store.run({ message: 'Q2' })
+    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+    await s.store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const edited = s.store.getState().messages[2]!
+    return { answer: s.store.getState().messages[3]!, seen: [U1, A1, U2, A2, edited] }
+  }
+
+  it("LangGraph appends the edit after A2 (branching: 'langgraph' is what forks it)", async () => {
+    const { answer, seen } = await editedOn(servers.langgraph, `${servers.langgraph}/writer`)
+    expect(answer.content).toBe(echoOf(seen))
+  })
+
+  it('Mastra with memory appends the edit after A2: a branch there needs a new thread (not built)', async () => {
+    const { answer, seen } = await editedOn(servers.mastra, `${servers.mastra}/writer`)
+    expect(answer.content).toBe(echoOf(seen))
   })
 })
