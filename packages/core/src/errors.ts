@@ -60,10 +60,12 @@ export interface AgentStoreErrorDetailsByCode {
   /**
    * edit(), regenerate() or switchBranch() named no message of the current branch, a message of the
    * wrong role, one without versions, or a version that does not exist; or there is no answer to regenerate
-   * (`messageId` is the one named, '' when none was).
+   * (`messageId` is the one named, '' when none was). With `branching: 'langgraph'`, `server-branch`:
+   * the request would reach another branch than the one the server's thread holds (`messageId`: the
+   * message that is not on it).
    */
   BRANCH: {
-    reason: 'unknown-message' | 'wrong-role' | 'no-versions' | 'no-such-version' | 'nothing-to-regenerate'
+    reason: 'unknown-message' | 'wrong-role' | 'no-versions' | 'no-such-version' | 'nothing-to-regenerate' | 'server-branch'
     messageId: string
   }
   /** reconnect() could not re-attach: the agent cannot connect, nothing was dropped, or the server no longer has the run. */

@@ -17,6 +17,7 @@ export type {
   AgUiEventStream,
   AnswerRunOptions,
   ApproveOptions,
+  Branching,
   BranchPosition,
   CancelOptions,
   Confirmation,

@@ -203,6 +203,9 @@ export interface AgUiEventStream {
   subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
 }
 
+/** How a forked run is sent (`AgentStoreOptions.branching`). */
+export type Branching = 'history' | 'langgraph'
+
 export interface AgentStoreOptions<TState> {
   /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
   agent?: AgUiAgent
@@ -244,6 +247,17 @@ export interface AgentStoreOptions<TState> {
    * run (default false: rolled back, keeping the user's own edits made during it).
    */
   keepFailedRunChanges?: boolean
+  /**
+   * How a forked run (edit(), regenerate()) is sent. `'history'` (default): the branch as the store
+   * holds it, for servers that take the history they are sent as the truth (CopilotKit, any stateless
+   * server). `'langgraph'`: for `@ag-ui/langgraph`, which keeps the thread and forks from a checkpoint
+   * only on a request that starts with a system message it has never seen: that message is added, an
+   * edited message goes under the id of the message it replaces (the store keeps its own id and maps
+   * the server's snapshots back), and a request the server would append to another branch than the
+   * one shown is refused with `BRANCH` (`server-branch`): run() on a branch switched to, and a fork
+   * below where that branch parts from the server's (a fork at or above it is sent, and continues).
+   */
+  branching?: Branching
   /** Fields that identify array elements when the user's edits are carried over the server's changes (default `['id', 'key']`). */
   arrayKeys?: readonly string[]
   /** Fails a run (TRANSPORT, `reason: 'timeout'`) once the agent has sent nothing, not even a keep-alive, for this long. Default: none. */

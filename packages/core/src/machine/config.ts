@@ -4,7 +4,7 @@ import { defaultLimits } from '../limits'
 import { messagesForServer } from '../snapshot/messages'
 import type { MergeOptions } from '../state/edit-merge'
 import { type StateRules, toValidator } from '../state/state-rules'
-import type { AgentSnapshot, AgentStoreLimits, AgentStoreOptions, PredictionMapping } from '../types'
+import type { AgentSnapshot, AgentStoreLimits, AgentStoreOptions, Branching, PredictionMapping } from '../types'
 
 // What the transition takes besides the model and the input: a read-only config, fixed for the
 // store's life, and a memo of caches it fills. The memo holds nothing the model does not already
@@ -25,6 +25,8 @@ export interface MachineConfig<S> {
   /** The blank thread a reset returns to. */
   readonly initial: AgentSnapshot<S>
   readonly messagesForServer: (messages: readonly Message[]) => Message[]
+  /** How a forked run is sent (tree.ts). */
+  readonly branching: Branching
 }
 
 /** The caches beside the model. */
@@ -47,6 +49,7 @@ export function machineConfig<S>(from: AgentStoreOptions<S>, initial: AgentSnaps
     timeoutMs: from.timeoutMs,
     initial,
     messagesForServer,
+    branching: from.branching ?? 'history',
   }
 }
 

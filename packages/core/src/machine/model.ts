@@ -169,6 +169,10 @@ export interface Tree<S> {
   readonly shelved: Readonly<Record<string, Branch<S>>>
   /** A regenerated answer whose first message has not come yet: the message it answers, and the version it replaces. */
   readonly pending?: { readonly after: string; readonly replaced: string } | undefined
+  /** Branching 'langgraph': the id the server knows an edited message by, the one it replaced (local id → server id). */
+  readonly wireIds?: Readonly<Record<string, string>> | undefined
+  /** Branching 'langgraph': the server ids of the branch the server's thread holds, once the view has left it. */
+  readonly serverBranch?: readonly string[] | undefined
 }
 
 export const noSettings: RunSettings = { tools: [], context: [], forwardedProps: {} }

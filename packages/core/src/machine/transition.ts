@@ -1,4 +1,4 @@
-import type { CustomEvent, Event, Message, RunAgentInput, RunStartedEvent } from '@ag-ui/core'
+import type { CustomEvent, Event, Message, MessagesSnapshotEvent, RunAgentInput, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
 import { isPlainObject } from '../json/json-value'
@@ -30,7 +30,7 @@ import {
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
 import { failRun, finishRun } from './run-end'
-import { branchesOf, branchStep, followBranch, rememberSent, type StartFork, type TreeInput } from './tree'
+import { branchesOf, branchStep, followBranch, fromWire, refuseOffServerBranch, rememberSent, type StartFork, type TreeInput, toWire } from './tree'
 
 export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
@@ -113,7 +113,7 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
     case 'failed':
       return failed(model, input.requestId, input.error, input.lastEventId, config)
     case 'run':
-      return refuseValues(model, input.messages, input.options, config) ?? startRun(model, input, config)
+      return refuseValues(model, input.messages, input.options, config) ?? refuseOffServerBranch(model) ?? startRun(model, input, config)
     case 'answer':
       return refuseValues(model, [], input.options, config) ?? answerConfirmation(model, input, config, memo, startRequest)
     case 'setState':
@@ -126,9 +126,9 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
       return reconnect(model, input.requestId, config)
     case 'edit':
     case 'regenerate':
-      return refuseValues(model, [], input.options, config) ?? branchStep(model, input, refuseRun(model, config), startFork(config))
+      return refuseValues(model, [], input.options, config) ?? branchStep(model, input, refuseRun(model, config), startFork(config), config.branching)
     case 'switchBranch':
-      return branchStep(model, input, refuseRun(model, { hasAgent: true }), startFork(config))
+      return branchStep(model, input, refuseRun(model, { hasAgent: true }), startFork(config), config.branching)
   }
 }
 
@@ -144,17 +144,27 @@ function withBranches<S>(before: Model<S>, step: Step<S>): Step<S> {
   return { ...step, model: withSnapshot(model, { ...snapshot, branches }) }
 }
 
-/** A fork's run: the run options given replace the last run's, and the request names the run it branches from. */
+/**
+ * A fork's run: the run options given replace the last run's, and the request names the run it
+ * branches from. With branching 'langgraph' it starts with a system message the server has never
+ * seen (its id made from the run's): what makes @ag-ui/langgraph fork from the checkpoint before the
+ * last user message instead of appending to the thread. The server drops it before its model.
+ */
 const startFork =
   <S>(config: MachineConfig<S>): StartFork<S> =>
   (model, runId, added, options, parentRunId) => {
     const given = (key: keyof RunSettings) => (options[key] === undefined ? model.settings[key] : options[key])
     const settings = { tools: given('tools'), context: given('context'), forwardedProps: given('forwardedProps') } as RunSettings
     const step = startRequest(model, runId, added, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
-    if (parentRunId === undefined) return step
+    if (parentRunId === undefined && config.branching === 'history') return step
     const [effect] = step.effects as [Extract<Effect, { type: 'start' }>]
-    return { ...step, effects: [{ ...effect, input: { ...effect.input, parentRunId } }] }
+    const input = { ...effect.input, ...(parentRunId === undefined ? {} : { parentRunId }) }
+    if (config.branching === 'langgraph') input.messages = [{ id: `fork-${runId}`, role: 'system', content: forkNote }, ...input.messages]
+    return { ...step, effects: [{ ...effect, input }] }
   }
+
+/** The content of the leading system message of a LangGraph fork; the server never stores it. */
+const forkNote = 'Branch from the checkpoint before the last user message.'
 
 /** A command whose messages or run options are deeper or larger than the store keeps changes nothing. */
 function refuseValues<S>(model: Model<S>, messages: readonly Message[], options: RunOptions | undefined, config: MachineConfig<S>): Step<S> | undefined {
@@ -246,7 +256,9 @@ function endedRequest<S>(ended: { model: Model<S>; effects: readonly Effect[] },
   return { ...ended.model, request: undefined }
 }
 
-function reduceOne<S>(model: Model<S>, event: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
+function reduceOne<S>(model: Model<S>, given: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
+  // Branching 'langgraph': the server names an edited message by the id of the one it replaced.
+  const event = given.type === EventType.MESSAGES_SNAPSHOT && model.tree?.wireIds ? fromWire(model, given as MessagesSnapshotEvent) : given
   const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
@@ -514,6 +526,8 @@ export function startRequest<S>(
     request: { id: runId, delivered: false },
     rejoin: undefined,
     settings,
+    // The server's thread goes on from the branch this request is sent from.
+    tree: model.tree?.serverBranch ? { ...model.tree, serverBranch: undefined } : model.tree,
   }
   const withRun = { ...started, run: newRun(started, config, undefined, runId) }
   const input: RunAgentInput = { ...runInput(started, runId, config), ...(resume?.resume ? { resume: resume.resume } : {}) }
@@ -527,12 +541,13 @@ export function startRequest<S>(
 }
 
 /** What the server is sent: the committed state and the conversation, which it takes as the truth, with the run's settings. */
-function runInput<S>({ snapshot, settings }: Model<S>, runId: string, config: MachineConfig<S>): RunAgentInput {
+function runInput<S>(model: Model<S>, runId: string, config: MachineConfig<S>): RunAgentInput {
+  const { snapshot, settings } = model
   return {
     threadId: snapshot.threadId,
     runId,
     state: snapshot.committed,
-    messages: config.messagesForServer(snapshot.messages),
+    messages: toWire(model.tree, config.messagesForServer(snapshot.messages)),
     tools: settings.tools.slice(),
     context: settings.context.slice(),
     forwardedProps: settings.forwardedProps,

@@ -1,6 +1,7 @@
-import type { Message } from '@ag-ui/core'
+import type { Message, MessagesSnapshotEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
-import type { AgentSnapshot, BranchPosition, RunOptions } from '../types'
+import { messagesForServer } from '../snapshot/messages'
+import type { AgentSnapshot, Branching, BranchPosition, RunOptions } from '../types'
 import { type Branch, type Model, refused, type Sent, type Step, type Tree } from './model'
 
 // The conversation as a tree: the current branch is the model itself (`messages` stays linear, so
@@ -8,6 +9,11 @@ import { type Branch, type Model, refused, type Sent, type Step, type Tree } fro
 // as last shown, whole. Branches share every message and state part they have in common, so
 // keeping one costs what differs. A user message sent with a run remembers the committed state it
 // was sent with: editing it or regenerating its answer starts again from there.
+//
+// With branching 'langgraph' the server keeps the thread and forks from its own checkpoints: an
+// edited message keeps, on the wire, the id of the message it replaces (`wireIds`), and once the
+// view leaves the branch the server holds (`serverBranch`), a request is sent only where the server
+// can fork, never one it would append to its other branch.
 
 export type TreeInput =
   | { type: 'edit'; messageId: string; content: string; newMessageId: string; runId: string; options: RunOptions }
@@ -26,10 +32,11 @@ const whys = {
   'no-versions': 'has no other versions',
   'no-such-version': 'has no such version',
   'nothing-to-regenerate': 'has no answer to regenerate',
+  'server-branch': 'is not on the branch the server’s thread holds: the server would answer on that branch',
 } as const
 type Why = keyof typeof whys
 
-const branchError = (command: TreeInput['type'], reason: Why, messageId = '') =>
+const branchError = (command: TreeInput['type'] | 'run', reason: Why, messageId = '') =>
   new AgentStoreError('BRANCH', `${command}(): message "${messageId}" ${whys[reason]}`, { reason, messageId })
 
 /** The id of the message before `index`: the fork point a version there hangs from. */
@@ -46,20 +53,23 @@ export function rememberSent<S>(model: Model<S>, messageId: string): Model<S> {
 }
 
 /** `refusal`: the run() refusals (RUN_ACTIVE, PENDING_CONFIRMATION, NO_AGENT but for a switch), checked by the caller. */
-export function branchStep<S>(model: Model<S>, input: TreeInput, refusal: AgentStoreError | undefined, start: StartFork<S>): Step<S> {
+export function branchStep<S>(model: Model<S>, input: TreeInput, refusal: AgentStoreError | undefined, start: StartFork<S>, branching: Branching): Step<S> {
   if (refusal) return refused(model, refusal)
-  if (input.type === 'switchBranch') return switchBranch(model, input.messageId, input.index)
-  return input.type === 'edit' ? edit(model, input, start) : regenerate(model, input, start)
+  if (input.type === 'switchBranch') return switchBranch(model, input.messageId, input.index, branching)
+  return input.type === 'edit' ? edit(model, input, start, branching) : regenerate(model, input, start)
 }
 
-function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, start: StartFork<S>): Step<S> {
+function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, start: StartFork<S>, branching: Branching): Step<S> {
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === input.messageId)
   const original = messages[at]
   if (original?.role !== 'user') return refused(model, branchError('edit', original ? 'wrong-role' : 'unknown-message', input.messageId))
+  const off = offServerBranch(model, at)
+  if (off !== undefined) return refused(model, branchError('edit', 'server-branch', off))
   const edited: Message = { ...original, id: input.newMessageId, content: input.content }
   const { forked, sent } = fork(model, at, input.newMessageId)
-  return start(rememberSent(forked, input.newMessageId), input.runId, [edited], input.options, sent?.parentRunId)
+  const wired = branching === 'langgraph' ? withWireId(forked, input.newMessageId, original.id) : forked
+  return start(rememberSent(wired, input.newMessageId), input.runId, [edited], input.options, sent?.parentRunId)
 }
 
 function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regenerate' }>, start: StartFork<S>): Step<S> {
@@ -79,6 +89,8 @@ function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regen
             ? 'nothing-to-regenerate'
             : undefined
   if (why) return refused(model, branchError('regenerate', why, target))
+  const off = offServerBranch(model, asked)
+  if (off !== undefined) return refused(model, branchError('regenerate', 'server-branch', off))
   // The new answer is a version of the first message after the question, once it comes.
   const { forked, sent } = fork(model, asked + 1, undefined)
   const pending = { after: messages[asked]!.id, replaced: messages[asked + 1]!.id }
@@ -120,7 +132,7 @@ function fork<S>(model: Model<S>, at: number, added: string | undefined): { fork
   return { forked, sent }
 }
 
-function switchBranch<S>(model: Model<S>, messageId: string, index: number): Step<S> {
+function switchBranch<S>(model: Model<S>, messageId: string, index: number, branching: Branching): Step<S> {
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === messageId)
   const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
@@ -128,7 +140,10 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number): Ste
   const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
   if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }
-  const tree = model.tree!
+  const left = model.tree!
+  // The branch left is the one the server holds, until a request is sent from another.
+  const serverBranch = branching === 'langgraph' ? (left.serverBranch ?? serverIds(left, messages)) : undefined
+  const tree = serverBranch ? { ...left, serverBranch } : left
   const { [target!]: branch, ...others } = tree.shelved
   const { snapshot, server, drafts, settings } = branch!
   const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false }
@@ -192,4 +207,66 @@ export function branchesOf(messages: readonly Message[], tree: Tree<unknown> | u
     }
   })
   return same && count === Object.keys(previous).length ? previous : count === 0 ? noBranches : branches
+}
+
+/** The id the server knows a message by. */
+const wireIdOf = (tree: Tree<unknown> | undefined, id: string) => tree?.wireIds?.[id] ?? id
+
+const serverIds = (tree: Tree<unknown> | undefined, messages: readonly Message[]) => messagesForServer(messages).map((message) => wireIdOf(tree, message.id))
+
+/** An edit of `replaced` that the server knows by the id `replaced` has there. */
+function withWireId<S>(model: Model<S>, edited: string, replaced: string): Model<S> {
+  const tree = model.tree!
+  return { ...model, tree: { ...tree, wireIds: { ...tree.wireIds, [edited]: wireIdOf(tree, replaced) } } }
+}
+
+/**
+ * Branching 'langgraph', once the view has left the server's branch: the first message up to
+ * `through` (the whole branch when not given) that is not where the server's branch has it, or
+ * undefined when the server can take the request. A fork goes through the user message it sends:
+ * the server forks at the checkpoint before that message, found by its id on its own branch.
+ */
+function offServerBranch<S>(model: Model<S>, through?: number): string | undefined {
+  const held = model.tree?.serverBranch
+  if (!held) return undefined
+  const { messages } = model.snapshot
+  const sent = through === undefined ? messages : messages.slice(0, through + 1)
+  const ids = serverIds(model.tree, sent)
+  const at = ids.findIndex((id, i) => held[i] !== id)
+  return at === -1 ? undefined : messagesForServer(sent)[at]!.id
+}
+
+/**
+ * run() on a branch the server's thread does not hold: refused (branching 'langgraph'). The answers
+ * need no check: no branch is left, so none is shelved, while a confirmation is open.
+ */
+export function refuseOffServerBranch<S>(model: Model<S>): Step<S> | undefined {
+  const off = offServerBranch(model)
+  return off === undefined ? undefined : refused(model, branchError('run', 'server-branch', off))
+}
+
+/** The messages as the server knows them: an edit under the id of the message it replaced. */
+export function toWire(tree: Tree<unknown> | undefined, messages: Message[]): Message[] {
+  const wireIds = tree?.wireIds
+  if (!wireIds) return messages
+  return messages.map((message) => {
+    const id = wireIds[message.id]
+    return id === undefined ? message : ({ ...message, id } as Message)
+  })
+}
+
+/** A MESSAGES_SNAPSHOT under the server's ids, with the current branch's own ids where they differ. */
+export function fromWire<S>(model: Model<S>, event: MessagesSnapshotEvent): MessagesSnapshotEvent {
+  const wireIds = model.tree!.wireIds!
+  const local = new Map<string, string>()
+  for (const message of model.snapshot.messages) {
+    const id = wireIds[message.id]
+    if (id !== undefined) local.set(id, message.id)
+  }
+  if (!event.messages.some((message) => local.has(message.id))) return event
+  const messages = event.messages.map((message) => {
+    const id = local.get(message.id)
+    return id === undefined ? message : ({ ...message, id } as Message)
+  })
+  return { ...event, messages }
 }

@@ -197,6 +197,8 @@ const tree = shape({
   versions: values(strings),
   shelved: values(shape({ snapshot, server: any, drafts: list(draft), settings: shape(settingParts) })),
   pending: maybe(shape({ after: string, replaced: string })),
+  wireIds: maybe(values(string)),
+  serverBranch: maybe(strings),
 })
 
 const model: Check = shape({

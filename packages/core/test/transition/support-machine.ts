@@ -24,6 +24,7 @@ export const config = (over: Partial<MachineConfig<S>> = {}): MachineConfig<S> =
   timeoutMs: undefined,
   initial: blankSnapshot('th', { n: 0 } as S),
   messagesForServer,
+  branching: 'history',
   ...over,
 })
 

@@ -1,0 +1,220 @@
+// The exact request a forked run sends, by `branching` mode: 'history' (the default) sends the
+// branch as the store holds it; 'langgraph' adds a system message the server has never seen, sends
+// an edit under the id of the message it replaces (the store keeps its own id, and maps the server's
+// MESSAGES_SNAPSHOT back to it), and refuses a request the server would append to another branch.
+import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { type AgentStoreError, type Branching, createAgentStore, restoreThread, serializeThread } from '../src'
+import { ScriptedAgent } from '../src/testing'
+import { ev } from './helpers'
+
+interface Notes {
+  topic: string
+}
+
+const lastUserText = (input: RunAgentInput) => String(input.messages.findLast((message) => message.role === 'user')?.content ?? '')
+
+/**
+ * A server that keeps its thread, as LangGraph does: it answers the last user message, writes it
+ * into the state, and ends with a MESSAGES_SNAPSHOT of the thread under the ids it was sent (the
+ * leading system message left out).
+ */
+const keepingThread = (input: RunAgentInput): BaseEvent[] => {
+  const asked = lastUserText(input)
+  const id = `a-${input.runId}`
+  const thread = input.messages.filter((message) => message.role !== 'system')
+  return [
+    ev.runStarted(input.runId),
+    ev.snapshot({ topic: asked }),
+    ev.textStart(id),
+    ev.text(id, `About ${asked}`),
+    ev.textEnd(id),
+    { type: 'MESSAGES_SNAPSHOT', messages: [...thread, { id, role: 'assistant', content: `About ${asked}` }] } as BaseEvent,
+    ev.runFinished(input.runId),
+  ]
+}
+
+/** Two exchanges, "cats" then "dogs", with the user's own edit of the state in between. */
+async function twoExchanges(branching?: Branching) {
+  const agent = new ScriptedAgent({ runs: [keepingThread] })
+  const errors: AgentStoreError[] = []
+  const store = createAgentStore<Notes>({ agent, initialState: { topic: '' }, onError: (error) => errors.push(error), ...(branching ? { branching } : {}) })
+  await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+  store.setState({ topic: 'pinned' })
+  await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+  const [u1, a1, u2, a2] = store.getState().messages as [Message, Message, Message, Message]
+  return { agent, store, errors, u1, a1, u2, a2, firstRun: agent.inputs[0]!.runId }
+}
+
+/** The whole request, as the server receives it. */
+const request = (runId: string, messages: Message[], state: Notes, parentRunId?: string): RunAgentInput => ({
+  threadId: expect.any(String),
+  runId,
+  state,
+  messages,
+  tools: [],
+  context: [],
+  forwardedProps: {},
+  ...(parentRunId === undefined ? {} : { parentRunId }),
+})
+
+const systemFor = (runId: string): Message => ({ id: `fork-${runId}`, role: 'system', content: expect.any(String) })
+const ids = (messages: readonly Message[]) => messages.map((message) => message.id)
+const refusal = (promise: Promise<void>) =>
+  promise.then(
+    () => undefined,
+    (error: AgentStoreError) => ({ code: error.code, reason: error.reason, messageId: error.messageId }),
+  )
+
+describe("branching: 'history' (the default): the branch as the store holds it", () => {
+  it('edit() sends the branch with the new version under its own id, the state its original was sent with, and the run before it', async () => {
+    const { agent, store, u1, a1, firstRun } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const sent = agent.inputs[2]!
+    const edited = store.getState().messages[2]!
+    expect(edited.id).not.toBe('u2')
+    expect(sent).toStrictEqual(request(sent.runId, [u1, a1, { id: edited.id, role: 'user', content: 'birds' }], { topic: 'pinned' }, firstRun))
+  })
+
+  it('regenerate() sends the branch through the question, without any message added', async () => {
+    const { agent, store, u1, a1, u2, firstRun } = await twoExchanges()
+    await store.regenerate()
+    const sent = agent.inputs[2]!
+    expect(sent).toStrictEqual(request(sent.runId, [u1, a1, u2], { topic: 'pinned' }, firstRun))
+  })
+
+  it('a run after switching back to the older branch is sent as that branch, with no parentRunId', async () => {
+    const { agent, store, u1, a1, u2, a2 } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
+    await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    const sent = agent.inputs[3]!
+    expect(sent).toStrictEqual(request(sent.runId, [u1, a1, u2, a2, { id: 'u3', role: 'user', content: 'fish' }], { topic: 'dogs' }))
+  })
+})
+
+describe("branching: 'langgraph': the server forks from its own checkpoints", () => {
+  it('edit() sends a fresh system message first and the new version under the id of the message it replaces', async () => {
+    const { agent, store, u1, a1, firstRun } = await twoExchanges('langgraph')
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const sent = agent.inputs[2]!
+    expect(sent).toStrictEqual(
+      request(sent.runId, [systemFor(sent.runId), u1, a1, { id: 'u2', role: 'user', content: 'birds' }], { topic: 'pinned' }, firstRun),
+    )
+  })
+
+  it('the store keeps the new version under its own id: the server snapshot naming it "u2" is mapped back, and the next run sends it as "u2" again', async () => {
+    const { agent, store, u1, a1, u2, a2 } = await twoExchanges('langgraph')
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const after = store.getState()
+    const edited = after.messages[2]!
+    expect(edited).toStrictEqual({ id: expect.any(String), role: 'user', content: 'birds' })
+    expect(edited.id).not.toBe('u2')
+    expect(ids(after.messages)).toStrictEqual(['u1', a1.id, edited.id, `a-${agent.inputs[2]!.runId}`])
+    expect(after.branches).toStrictEqual({ [edited.id]: { index: 1, count: 2 } })
+
+    await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    const next = agent.inputs[3]!
+    expect(next).toStrictEqual(
+      request(next.runId, [u1, a1, { ...edited, id: 'u2' }, after.messages[3]!, { id: 'u3', role: 'user', content: 'fish' }], { topic: 'birds' }),
+    )
+    expect(ids(store.getState().messages)).toStrictEqual([...ids(after.messages), 'u3', `a-${next.runId}`])
+    // The older branch still holds the original under its own id.
+    await store.switchBranch({ messageId: edited.id, index: 0 })
+    expect(store.getState().messages).toStrictEqual([u1, a1, u2, a2])
+  })
+
+  it('an edit of an edit goes under the id the server has known since the first', async () => {
+    const { agent, store } = await twoExchanges('langgraph')
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    await store.edit({ messageId: store.getState().messages[2]!.id, content: 'bees' })
+    expect(agent.inputs[3]!.messages.at(-1)).toStrictEqual({ id: 'u2', role: 'user', content: 'bees' })
+    expect(store.getState().branches).toStrictEqual({ [store.getState().messages[2]!.id]: { index: 2, count: 3 } })
+  })
+
+  it('regenerate() sends a fresh system message first and the branch through the question', async () => {
+    const { agent, store, u1, a1, u2, firstRun } = await twoExchanges('langgraph')
+    await store.regenerate()
+    const sent = agent.inputs[2]!
+    expect(sent).toStrictEqual(request(sent.runId, [systemFor(sent.runId), u1, a1, u2], { topic: 'pinned' }, firstRun))
+  })
+
+  it('an edit of the first message sends the system message and that message alone, with no parentRunId', async () => {
+    const { agent, store } = await twoExchanges('langgraph')
+    await store.edit({ messageId: 'u1', content: 'mice' })
+    const sent = agent.inputs[2]!
+    expect(sent).toStrictEqual(request(sent.runId, [systemFor(sent.runId), { id: 'u1', role: 'user', content: 'mice' }], { topic: '' }))
+  })
+
+  it('ordinary runs send no system message', async () => {
+    const { agent, u1, a1 } = await twoExchanges('langgraph')
+    expect(agent.inputs[1]!.messages).toStrictEqual([u1, a1, { id: 'u2', role: 'user', content: 'dogs' }])
+  })
+})
+
+describe("branching: 'langgraph': nothing is sent that the server would append to another branch", () => {
+  /** Edited at u2, then switched back to the original branch, which the server no longer holds. */
+  async function backOnTheOlderBranch() {
+    const session = await twoExchanges('langgraph')
+    await session.store.edit({ messageId: 'u2', content: 'birds' })
+    const edited = session.store.getState().messages.slice()
+    await session.store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+    return { ...session, edited }
+  }
+
+  it('run() is refused with BRANCH server-branch, naming the first message the server does not hold; nothing is sent, changed or reported', async () => {
+    const { agent, store, a2, errors } = await backOnTheOlderBranch()
+    const before = store.getState()
+    expect(await refusal(store.run({ message: 'fish' }))).toStrictEqual({ code: 'BRANCH', reason: 'server-branch', messageId: a2.id })
+    expect(agent.inputs).toHaveLength(3)
+    expect(store.getState()).toBe(before)
+    // A refusal rejects the call's promise, as run()'s own refusals do; onError is for what happens on its own.
+    expect(errors).toStrictEqual([])
+  })
+
+  it('a fork where both branches agree is sent: regenerate() of the older answer, then run() continues that branch', async () => {
+    const { agent, store, u1, a1, u2 } = await backOnTheOlderBranch()
+    await store.regenerate()
+    const sent = agent.inputs[3]!
+    expect(sent.messages).toStrictEqual([systemFor(sent.runId), u1, a1, u2])
+    await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    expect(agent.inputs).toHaveLength(5)
+    expect(ids(agent.inputs[4]!.messages)).toStrictEqual(['u1', a1.id, 'u2', `a-${sent.runId}`, 'u3'])
+  })
+
+  it('then, back on the newer branch, run() is refused, and a fork at u2 is sent from it with its own text', async () => {
+    const { agent, store, u1, a1, edited } = await backOnTheOlderBranch()
+    await store.regenerate()
+    await store.switchBranch({ messageId: 'u2', index: 1 })
+    expect(store.getState().messages).toStrictEqual(edited)
+    expect(await refusal(store.run({ message: 'fish' }))).toStrictEqual({ code: 'BRANCH', reason: 'server-branch', messageId: edited[3]!.id })
+    expect(agent.inputs).toHaveLength(4)
+    await store.regenerate()
+    const sent = agent.inputs[4]!
+    expect(sent.messages).toStrictEqual([systemFor(sent.runId), u1, a1, { ...edited[2]!, id: 'u2' }])
+  })
+
+  it('a fork below where the branches part is refused: an edit of a message the server holds on another branch only', async () => {
+    const { agent, store, u1, a1, u2, a2 } = await twoExchanges('langgraph')
+    await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
+    expect(store.getState().messages.slice(0, 5)).toStrictEqual([u1, a1, u2, a2, expect.objectContaining({ id: 'u3' })])
+    expect(await refusal(store.edit({ messageId: 'u3', content: 'frogs' }))).toStrictEqual({ code: 'BRANCH', reason: 'server-branch', messageId: a2.id })
+    expect(await refusal(store.regenerate())).toStrictEqual({ code: 'BRANCH', reason: 'server-branch', messageId: a2.id })
+    expect(agent.inputs).toHaveLength(4)
+    await store.edit({ messageId: 'u2', content: 'bees' })
+    expect(agent.inputs[4]!.messages.at(-1)).toStrictEqual({ id: 'u2', role: 'user', content: 'bees' })
+  })
+
+  it("the server's branch and the edited ids survive a reload", async () => {
+    const { store, a2, edited } = await backOnTheOlderBranch()
+    const agent = new ScriptedAgent({ runs: [keepingThread] })
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+    const restored = createAgentStore<Notes>({ agent, initialState: { topic: '' }, branching: 'langgraph', restore: restoreThread(saved), onError: () => {} })
+    expect(await refusal(restored.run({ message: 'fish' }))).toStrictEqual({ code: 'BRANCH', reason: 'server-branch', messageId: a2.id })
+    await restored.switchBranch({ messageId: 'u2', index: 1 })
+    await restored.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    expect(agent.inputs[0]!.messages[2]).toStrictEqual({ ...edited[2]!, id: 'u2' })
+  })
+})

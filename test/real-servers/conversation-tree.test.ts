@@ -1,0 +1,261 @@
+// The store's conversation tree against real servers: edit(), regenerate() and switchBranch()
+// through both transports, with the exact request each fork sends, the history the model saw (every
+// turn is scripted as `echoHistory`, so an answer lists the history the server gave its model), the
+// messages and `branches` of the store, and the state each branch comes back with. CopilotKit takes
+// the branch sent as the truth (the default `branching: 'history'`); LangGraph forks from its own
+// checkpoints with `branching: 'langgraph'`; Mastra with memory appends whatever it is sent.
+import type { Message } from '@ag-ui/core'
+import { describe, expect, it } from 'vitest'
+import { bodies, type Session, script, servers, session, type Via } from './support'
+
+interface Notes {
+  document: string
+}
+
+/** What the model answers when given these messages: `historyText` of servers/control.ts. */
+const echoOf = (messages: readonly Message[]) =>
+  messages
+    .filter((message) => (message.role === 'user' || message.role === 'assistant') && message.content)
+    .map((message) => `${message.role}: ${message.content}`)
+    .join(' | ')
+
+const texts = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${String(message.content)}`)
+
+/** Every answer of the thread is the history its model saw. */
+async function echoing<S>(base: string, s: Session<S>): Promise<Session<S>> {
+  await script(
+    base,
+    s.threadId,
+    Array.from({ length: 10 }, () => ({ echoHistory: true as const })),
+  )
+  return s
+}
+
+/** The last message is the answer to the history before it: the model saw exactly that branch. */
+function expectAnswered(messages: readonly Message[]): void {
+  const answer = messages.at(-1)!
+  expect(answer.role).toBe('assistant')
+  expect(answer.content).toBe(echoOf(messages.slice(0, -1)))
+}
+
+describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history sent is the branch', (via: Via) => {
+  const base = servers.copilotkit
+  const url = `${base}/api/agent/writer/run`
+
+  /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
+  async function twoExchanges() {
+    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, via))
+    await s.store.run({ message: 'Q1' })
+    s.store.setState({ document: 'Written after Q1' })
+    await s.store.run({ message: 'Q2' })
+    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+    return { ...s, U1, A1, U2, A2 }
+  }
+
+  it('edit() sends the branch with the new version, the state U2 was sent with and the run before it; the model sees that branch', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    expectAnswered([U1, A1, U2, A2])
+    const [first, second] = await bodies(base, threadId)
+    expect(second!.parentRunId).toBeUndefined()
+
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+
+    const forked = (await bodies(base, threadId))[2]!
+    const edited = forked.messages[2]!
+    expect(edited).toEqual({ id: expect.any(String), role: 'user', content: 'Q2 edited' })
+    expect(edited.id).not.toBe(U2.id)
+    expect(forked).toMatchObject({ threadId, messages: [U1, A1, edited], state: { document: 'Written after Q1' }, parentRunId: first!.runId })
+    expect(forked.state).toEqual(second!.state)
+    const after = store.getState()
+    expect(texts(after.messages)).toEqual([
+      'user:Q1',
+      `assistant:${A1.content}`,
+      'user:Q2 edited',
+      'assistant:user: Q1 | assistant: user: Q1 | user: Q2 edited',
+    ])
+    expectAnswered(after.messages)
+    expect(after.messages[2]!.id).toBe(edited.id)
+    expect(after.branches).toEqual({ [edited.id]: { index: 1, count: 2 } })
+    expect(after).toMatchObject({ status: 'idle', error: undefined, state: { document: 'Written after Q1' } })
+  })
+
+  it('switchBranch() back and forth shows each branch with its state; a run then continues the branch shown, which the model sees', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    store.setState({ document: 'Written after Q2' })
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    store.setState({ document: 'Written on the edited branch' })
+    const edited = store.getState().messages.slice()
+
+    await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+    const old = store.getState()
+    expect(old.messages).toEqual([U1, A1, U2, A2])
+    expect(old.branches).toEqual({ [U2.id]: { index: 0, count: 2 } })
+    expect(old).toMatchObject({ state: { document: 'Written after Q2' }, committed: { document: 'Written after Q2' } })
+
+    await store.switchBranch({ messageId: U2.id, index: 1 })
+    expect(store.getState().messages).toEqual(edited)
+    expect(store.getState().state).toEqual({ document: 'Written on the edited branch' })
+
+    await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+    await store.run({ message: 'Q3' })
+    const continued = (await bodies(base, threadId))[3]!
+    expect(continued.messages.slice(0, 4)).toEqual([U1, A1, U2, A2])
+    expect(continued.messages[4]).toMatchObject({ role: 'user', content: 'Q3' })
+    expect(continued.state).toEqual({ document: 'Written after Q2' })
+    expect(continued.parentRunId).toBeUndefined()
+    const after = store.getState().messages
+    expect(texts(after.slice(4))).toEqual(['user:Q3', `assistant:${echoOf(after.slice(0, 5))}`])
+    expect(store.getState().branches).toEqual({ [U2.id]: { index: 0, count: 2 } })
+  })
+
+  it('regenerate() sends the same question with the state and parent of its run; the new answer is a second version of A2', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    store.setState({ document: 'Written after Q2' })
+
+    await store.regenerate()
+
+    const [first, second, again] = await bodies(base, threadId)
+    expect(again).toMatchObject({ threadId, messages: [U1, A1, U2], state: { document: 'Written after Q1' }, parentRunId: first!.runId })
+    expect(again!.runId).not.toBe(second!.runId)
+    const after = store.getState()
+    const A2b = after.messages[3]!
+    expect(after.messages.slice(0, 3)).toEqual([U1, A1, U2])
+    expect(A2b.id).not.toBe(A2.id)
+    // The model saw the branch without A2: the same history, so the same echo under a new id.
+    expect(A2b.content).toBe(A2.content)
+    expectAnswered(after.messages)
+    expect(after.branches).toEqual({ [A2b.id]: { index: 1, count: 2 } })
+    expect(after.state).toEqual({ document: 'Written after Q1' })
+
+    await store.switchBranch({ messageId: A2b.id, index: 0 })
+    expect(store.getState().messages).toEqual([U1, A1, U2, A2])
+    expect(store.getState().state).toEqual({ document: 'Written after Q2' })
+  })
+
+  it('an edit of the first message sends it alone, without parentRunId, with the initial state; then regenerate below it', async () => {
+    const { store, threadId, U1 } = await twoExchanges()
+    await store.edit({ messageId: U1.id, content: 'Q1 edited' })
+    const forked = (await bodies(base, threadId))[2]!
+    expect(forked.messages).toEqual([{ id: expect.any(String), role: 'user', content: 'Q1 edited' }])
+    expect(forked.state).toEqual({ document: 'Empty' })
+    expect(forked).not.toHaveProperty('parentRunId')
+    const [V1, B1] = store.getState().messages as [Message, Message]
+    expect(B1.content).toBe('user: Q1 edited')
+
+    await store.regenerate({ messageId: B1.id })
+    const again = (await bodies(base, threadId))[3]!
+    expect(again.messages).toEqual([V1])
+    expect(again).not.toHaveProperty('parentRunId')
+    const after = store.getState()
+    expect(after.branches).toEqual({ [V1.id]: { index: 1, count: 2 }, [after.messages[1]!.id]: { index: 1, count: 2 } })
+    expectAnswered(after.messages)
+  })
+})
+
+describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branching: 'langgraph': forks from the server's checkpoints", (via: Via) => {
+  const base = servers.langgraph
+  const url = `${base}/writer`
+  const initialState = { document: 'Empty', title: '', revision: 0 }
+  const fork = (runId: string) => ({ id: `fork-${runId}`, role: 'system', content: expect.any(String) })
+
+  /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
+  async function twoExchanges() {
+    const s = await echoing(base, session<typeof initialState>(url, { initialState, branching: 'langgraph' }, via))
+    await s.store.run({ message: 'Q1' })
+    s.store.setState((state) => ({ ...state, document: 'Written after Q1' }))
+    await s.store.run({ message: 'Q2' })
+    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+    expectAnswered([U1, A1, U2, A2])
+    return { ...s, U1, A1, U2, A2 }
+  }
+
+  it('edit() sends a fresh system message and the new version under the id of U2; the store keeps its own id, and the next run continues the branch', async () => {
+    const { store, threadId, U1, A1, U2 } = await twoExchanges()
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+
+    const [first, second, forked] = await bodies(base, threadId)
+    expect(forked).toMatchObject({ threadId, state: second!.state, parentRunId: first!.runId })
+    expect(forked!.messages).toEqual([fork(forked!.runId), U1, A1, { id: U2.id, role: 'user', content: 'Q2 edited' }])
+    const after = store.getState()
+    const edited = after.messages[2]!
+    expect(edited).toEqual({ id: expect.any(String), role: 'user', content: 'Q2 edited' })
+    expect(edited.id).not.toBe(U2.id)
+    expect(after.messages).toHaveLength(4)
+    expectAnswered(after.messages)
+    expect(after.branches).toEqual({ [edited.id]: { index: 1, count: 2 } })
+    expect(after).toMatchObject({ status: 'idle', error: undefined, state: { document: 'Written after Q1' } })
+
+    await store.run({ message: 'Q3' })
+    const next = (await bodies(base, threadId))[3]!
+    expect(next.messages.slice(0, 4)).toEqual([U1, A1, { ...edited, id: U2.id }, after.messages[3]])
+    expect(next).not.toHaveProperty('parentRunId')
+    const continued = store.getState().messages
+    expect(continued.slice(0, 4)).toEqual(after.messages)
+    expect(continued).toHaveLength(6)
+    expectAnswered(continued)
+  })
+
+  it('regenerate() sends a fresh system message and the branch to U2; the model sees it without A2', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    await store.regenerate()
+    const [first, second, again] = await bodies(base, threadId)
+    expect(again).toMatchObject({ threadId, state: second!.state, parentRunId: first!.runId })
+    expect(again!.messages).toEqual([fork(again!.runId), U1, A1, U2])
+    const after = store.getState()
+    const A2b = after.messages[3]!
+    expect(after.messages.slice(0, 3)).toEqual([U1, A1, U2])
+    expect(A2b.id).not.toBe(A2.id)
+    expect(A2b.content).toBe(A2.content)
+    expect(after.messages).toHaveLength(4)
+    expect(after.branches).toEqual({ [A2b.id]: { index: 1, count: 2 } })
+  })
+
+  it('after switching back to the older branch, run() is refused (the server holds the other one), a fork at U2 is sent, and the newer branch is then refused in turn', async () => {
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const edited = store.getState().messages.slice()
+    await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+    expect(store.getState().messages).toEqual([U1, A1, U2, A2])
+    // LangGraph's state snapshots carry its own `messages` too.
+    expect(store.getState().state).toMatchObject({ document: 'Written after Q1', revision: 0 })
+
+    await expect(store.run({ message: 'Q3' })).rejects.toMatchObject({ code: 'BRANCH', reason: 'server-branch', messageId: A2.id })
+    expect(await bodies(base, threadId)).toHaveLength(3)
+
+    await store.regenerate()
+    const again = (await bodies(base, threadId))[3]!
+    expect(again.messages).toEqual([fork(again.runId), U1, A1, U2])
+    const regenerated = store.getState()
+    expect(regenerated.messages.slice(0, 3)).toEqual([U1, A1, U2])
+    expectAnswered(regenerated.messages)
+    expect(regenerated.branches).toEqual({ [U2.id]: { index: 0, count: 2 }, [regenerated.messages[3]!.id]: { index: 1, count: 2 } })
+
+    await store.switchBranch({ messageId: U2.id, index: 1 })
+    expect(store.getState().messages).toEqual(edited)
+    await expect(store.run({ message: 'Q3' })).rejects.toMatchObject({ code: 'BRANCH', reason: 'server-branch', messageId: edited[3]!.id })
+    expect(await bodies(base, threadId)).toHaveLength(4)
+  })
+})
+
+describe('servers that keep the thread, with the default branching: the fork is not taken', () => {
+  /** Two exchanges and an edit of the second question, with the default `branching: 'history'`. */
+  async function editedOn(base: string, url: string) {
+    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, 'url'))
+    await s.store.run({ message: 'Q1' })
+    await s.store.run({ message: 'Q2' })
+    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+    await s.store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const edited = s.store.getState().messages[2]!
+    return { answer: s.store.getState().messages[3]!, seen: [U1, A1, U2, A2, edited] }
+  }
+
+  it("LangGraph appends the edit after A2 (branching: 'langgraph' is what forks it)", async () => {
+    const { answer, seen } = await editedOn(servers.langgraph, `${servers.langgraph}/writer`)
+    expect(answer.content).toBe(echoOf(seen))
+  })
+
+  it('Mastra with memory appends the edit after A2: a branch there needs a new thread (not built)', async () => {
+    const { answer, seen } = await editedOn(servers.mastra, `${servers.mastra}/writer`)
+    expect(answer.content).toBe(echoOf(seen))
+  })
+})
