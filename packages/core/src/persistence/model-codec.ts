@@ -17,12 +17,12 @@ type Path = readonly string[]
 
 /** A model as a plain JSON value (`undefined` and errors tagged; in the tree, a part written before as its path). */
 export function encodeModel(model: Model<unknown>): unknown {
+  // The devtools write other values (inputs, options) the same way: only a model's tree refers back.
+  if (!isRecord(model) || model.tree === undefined) return encode(model)
   const { tree, ...body } = model
-  const encoded = encode(body) as Record<string, unknown>
-  if (tree === undefined) return { ...encoded, tree: encode(undefined) }
   const places = new Map<object, Path>()
   remember(body.snapshot, ['snapshot'], places)
-  return { ...encoded, tree: encodeTree(tree, ['tree'], places) }
+  return { ...(encode(body) as Record<string, unknown>), tree: encodeTree(tree, ['tree'], places) }
 }
 
 /** Where each part of `value` is first written. */
