@@ -1,12 +1,13 @@
 // The conversation tree in the example apps: Edit on a question, Regenerate on an answer, and the
 // ‹ i / n › switcher, with the shared state (the recipe card, the document) following the branch
 // shown, before and after a reload. Built and served like examples.test.ts, in a Chromium of its own.
+import { join } from 'node:path'
 import type { RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storyFor } from '../../examples/server/content'
 import { type AgentServer, startAgentServer } from '../../examples/server/server'
-import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, waitForStatus } from './harness'
+import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
 
 const delayMs = 8
 const testTimeout = 60_000
@@ -135,6 +136,7 @@ describe('react-recipe: edit, regenerate and switch versions, the card following
       await next(page, 1)
       expect((await chatOf(page)).answers[0]).toBe(weeknightCurry)
       expect(await title(page)).toBe('Weeknight Chickpea & Spinach Curry')
+      await page.screenshot({ path: join(screenshotsDir, 'react-recipe-branches.png') })
       await previous(page, 0)
       expect(await chatOf(page)).toMatchObject({ questions: ['Spaghetti carbonara, please'], versions: ['‹ 1 / 2 ›'] })
       expect(await title(page)).toBe("Nonna's Carbonara")
@@ -244,6 +246,7 @@ describe('vue-writer: edit, regenerate and switch versions, the document followi
       expect(await paragraphs(page)).toStrictEqual(blocks(first))
       await next(page, 1)
       expect(await paragraphs(page)).toStrictEqual(blocks(second))
+      await page.screenshot({ path: join(screenshotsDir, 'vue-writer-branches.png') })
       await next(page, 0)
       expect(await chatOf(page)).toMatchObject({ questions: ['A story about a robot'], versions: ['‹ 2 / 2 ›'] })
       expect(await paragraphs(page)).toStrictEqual(blocks(robot))
