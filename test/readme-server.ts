@@ -1,6 +1,9 @@
 // What the READMEs tell a new user to set up around their quick start, done for the tests: the example
 // server (examples/server) and a dev-server proxy that sends the app's `/api/agent` to its writer agent.
 import { readFileSync } from 'node:fs'
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
+import { type AgentStore, createAgentStore } from '@agent-state/core'
+import { ScriptedAgent } from '@agent-state/core/testing'
 import { expect, vi } from 'vitest'
 import { storyFor } from '../examples/server/content'
 import { type AgentServer, startAgentServer } from '../examples/server/server'
@@ -102,15 +105,45 @@ export function expectQuickStartWorked({ seen, requests }: Awaited<ReturnType<ty
   ])
 }
 
-/** Checks that the `lang` code block under a README's "Quick start" heading is at most ten lines and is exactly `mirror`, a file that gets compiled. */
-export function expectQuickStartMirrored(testFile: string, mirror: string, lang: string, readme = '../README.md') {
+/** Checks that the `lang` code block under a README's `section` heading (Quick start by default) is at most ten lines and is exactly `mirror`, a file that gets compiled. */
+export function expectQuickStartMirrored(testFile: string, mirror: string, lang: string, readme = '../README.md', section = '## Quick start') {
   const read = (path: string) => readFileSync(new URL(path, testFile), 'utf8')
   const text = read(readme)
   const fence = `\`\`\`${lang}\n`
-  expect(text).toContain('## Quick start')
-  const start = text.indexOf(fence, text.indexOf('## Quick start'))
+  expect(text).toContain(section)
+  const start = text.indexOf(fence, text.indexOf(section))
   expect(start).toBeGreaterThan(0)
   const code = text.slice(start + fence.length, text.indexOf('```', start + fence.length))
   expect(code).toBe(read(mirror))
   expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
+}
+
+/** A store whose first question was edited once: two versions of it, the edited one shown. */
+export async function storeWithTwoVersions(): Promise<{ store: AgentStore<{ document: string }>; messageId: string }> {
+  const answer = ({ threadId, runId }: RunAgentInput) =>
+    [
+      { type: 'RUN_STARTED', threadId, runId },
+      { type: 'TEXT_MESSAGE_START', messageId: `a-${runId}`, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: `a-${runId}`, delta: 'ok' },
+      { type: 'TEXT_MESSAGE_END', messageId: `a-${runId}` },
+      { type: 'RUN_FINISHED', threadId, runId },
+    ] as BaseEvent[]
+  const store = createAgentStore({ agent: new ScriptedAgent({ runs: [answer] }), initialState: { document: '' } })
+  await store.run({ message: 'first' })
+  await store.edit({ messageId: store.getState().messages[0]!.id, content: 'second' })
+  return { store, messageId: store.getState().messages[0]!.id }
+}
+
+/** The Branches snippet as rendered for the edited question: ‹ 2 / 2 ›, and ‹ shows the first version. */
+export async function expectSwitcherWorked(container: Element, { store, messageId }: { store: AgentStore<{ document: string }>; messageId: string }) {
+  const label = () => container.textContent!.replace(/\s+/g, ' ').trim()
+  await vi.waitFor(() => expect(label()).toBe('‹ 2 / 2 ›'))
+  const [back, forward] = [...container.querySelectorAll('button')]
+  expect([back!.disabled, forward!.disabled]).toStrictEqual([false, true])
+  back!.click()
+  await vi.waitFor(() => expect(store.getState().messages.map((message) => message.content)).toStrictEqual(['first', 'ok']))
+  expect(store.getState().branches[store.getState().messages[0]!.id]).toStrictEqual({ index: 0, count: 2 })
+  // The edited question is off the branch shown now: its switcher has nothing to show.
+  expect(store.getState().branches[messageId]).toBeUndefined()
+  await vi.waitFor(() => expect(label()).toBe(''))
 }

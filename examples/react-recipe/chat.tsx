@@ -1,6 +1,7 @@
 import { canRun, useAgentStore } from '@agent-state/react'
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { answerInterrupted, chatItems, lastRequest } from '../shared/view'
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
+import { answerEnds, answerInterrupted, type ChatItem, chatItems, lastRequest } from '../shared/view'
+import { EditMessage, MessageTools } from './message-tools'
 import { shownStore, threads } from './store'
 
 const suggestions = ['Spaghetti carbonara, please', 'Make it vegetarian', 'Make it spicy', 'I need something quicker']
@@ -13,6 +14,8 @@ export function Chat() {
   const interrupted = useAgentStore(threads, answerInterrupted)
   const [text, setText] = useState('')
   const items = useMemo(() => chatItems(messages), [messages])
+  const ends = useMemo(() => answerEnds(items), [items])
+  const [editing, setEditing] = useState<string>()
   const list = useRef<HTMLOListElement>(null)
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the end whenever the list of messages (or the notice after it) changes
   useEffect(() => {
@@ -38,28 +41,10 @@ export function Chat() {
       <ol className="messages" ref={list}>
         {items.length === 0 && <li className="empty">Ask for a dish, then change anything on the card, even while the agent is still writing it.</li>}
         {items.map((item) => (
-          <li key={item.id} className={`message ${item.role}`}>
-            {item.role === 'reasoning' ? (
-              <details className="thinking">
-                <summary>Thinking</summary>
-                {item.text}
-              </details>
-            ) : item.progress ? (
-              <div className="activity-card" data-testid="progress">
-                <span>
-                  {item.text} · {item.progress.done}/{item.progress.total}
-                </span>
-                <progress max={item.progress.total} value={item.progress.done} />
-              </div>
-            ) : (
-              item.text
-            )}
-            {item.toolCalls.map((name, i) => (
-              <span key={i} className="tool-call">
-                {name}
-              </span>
-            ))}
-          </li>
+          <Fragment key={item.id}>
+            {editing === item.id ? <EditMessage item={item} onDone={() => setEditing(undefined)} /> : <ChatBubble item={item} />}
+            <MessageTools item={item} endsAnswer={ends.has(item.id)} onEdit={() => setEditing(item.id)} />
+          </Fragment>
         ))}
         {interrupted && (
           <li className="interrupted" data-testid="interrupted">
@@ -91,5 +76,33 @@ export function Chat() {
         </button>
       </form>
     </aside>
+  )
+}
+
+/** One message as a chat bubble: text, a collapsible thought, or a progress card, with the tools it called. */
+function ChatBubble({ item }: { item: ChatItem }) {
+  return (
+    <li className={`message ${item.role}`}>
+      {item.role === 'reasoning' ? (
+        <details className="thinking">
+          <summary>Thinking</summary>
+          {item.text}
+        </details>
+      ) : item.progress ? (
+        <div className="activity-card" data-testid="progress">
+          <span>
+            {item.text} · {item.progress.done}/{item.progress.total}
+          </span>
+          <progress max={item.progress.total} value={item.progress.done} />
+        </div>
+      ) : (
+        item.text
+      )}
+      {item.toolCalls.map((name, i) => (
+        <span key={i} className="tool-call">
+          {name}
+        </span>
+      ))}
+    </li>
   )
 }

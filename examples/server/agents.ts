@@ -14,6 +14,7 @@ import {
   shortenStory,
   storyFor,
   swapFor,
+  takeFor,
 } from './content'
 import { lastUserText, newId, rawChunks, type ScriptedAgent, startRun, textOf, tokens, wordChunks } from './script'
 
@@ -88,7 +89,7 @@ function changesFor(request: string, recipe: Recipe): Change[] {
   return changes
 }
 
-export const recipeAgent: ScriptedAgent = async (input, stream) => {
+export const recipeAgent: ScriptedAgent = async (input, stream, attempt = 0) => {
   const run = startRun(input, stream)
   const state = stateOf(input)
   const request = lastUserText(input.messages) ?? ''
@@ -97,10 +98,12 @@ export const recipeAgent: ScriptedAgent = async (input, stream) => {
   // Like agent-framework, start by echoing the state the client sent: it is the truth.
   run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: state })
 
+  // Asked again (a regenerated answer), the agent gives another take on the same request.
+  const take = takeFor(attempt)
   const dish = findRecipe(request)
   if (dish || !current) {
     const base = dish ?? defaultRecipe
-    const changes = changesFor(request, base)
+    const changes = [...changesFor(request, base), ...(take ? [take] : [])]
     const target = changes.reduce((recipe, change) => change.apply(recipe), base)
     const notes = changes.map((change) => change.note).filter(Boolean)
     // A reasoning model thinks first; the UI shows it as a collapsible block.
@@ -137,11 +140,16 @@ export const recipeAgent: ScriptedAgent = async (input, stream) => {
     return run.finish()
   }
 
-  const changes = changesFor(request, current)
-  if (changes.length === 0) {
-    await run.say(`I can make “${current.title}” vegetarian, vegan, spicy or quicker, or start a new dish: try carbonara, curry or pancakes.`)
+  const asked = changesFor(request, current)
+  if (asked.length === 0) {
+    await run.say(
+      attempt % 2 === 0
+        ? `I can make “${current.title}” vegetarian, vegan, spicy or quicker, or start a new dish: try carbonara, curry or pancakes.`
+        : `Try “make it vegetarian”, “make it spicy” or “quicker” for “${current.title}”, or ask for carbonara, curry or pancakes.`,
+    )
     return run.finish()
   }
+  const changes = [...asked, ...(take ? [take] : [])]
   const notes = changes.map((change) => change.note).filter(Boolean)
   await run.say(`Updating “${current.title}”${notes.length ? `: ${notes.join(', ')}` : ''}.`)
   let recipe = current
@@ -177,15 +185,16 @@ function draftsAnswered(messages: readonly Message[]): number {
   return messages.filter((message) => message.role === 'tool' && writes.has(message.toolCallId)).length
 }
 
-function nextDocument(request: string, document: string, version: number): string {
+/** `version`: the drafts answered in the thread plus the attempt, so a regenerated draft differs too. */
+function nextDocument(request: string, document: string, version: number, attempt: number): string {
   if (document.trim() === '') return storyFor(request, version)
-  if (/\b(short|shorter|shorten|trim|summar)/i.test(request)) return shortenStory(document)
-  if (/\b(different|rewrite|change)\b/i.test(request)) return rewriteEnding(document)
-  if (/\b(continue|add|another|more|longer|extend|paragraph|ending)\b/i.test(request)) return continueStory(document)
+  if (/\b(short|shorter|shorten|trim|summar)/i.test(request)) return shortenStory(document, attempt)
+  if (/\b(different|rewrite|change)\b/i.test(request)) return rewriteEnding(document, attempt)
+  if (/\b(continue|add|another|more|longer|extend|paragraph|ending)\b/i.test(request)) return continueStory(document, attempt)
   return storyFor(request, version)
 }
 
-export const writerAgent: ScriptedAgent = async (input, stream) => {
+export const writerAgent: ScriptedAgent = async (input, stream, attempt = 0) => {
   const run = startRun(input, stream)
   const state = stateOf(input)
   run.emit({ type: EventType.CUSTOM, name: 'PredictState', value: [{ state_key: 'document', tool: 'write_document', tool_argument: 'document' }] })
@@ -223,7 +232,7 @@ export const writerAgent: ScriptedAgent = async (input, stream) => {
 
   run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: state })
   const document = typeof state.document === 'string' ? state.document : ''
-  const next = nextDocument(lastUserText(input.messages) ?? '', document, draftsAnswered(input.messages))
+  const next = nextDocument(lastUserText(input.messages) ?? '', document, draftsAnswered(input.messages) + attempt, attempt)
   const pieces = wordChunks(next, 3)
   const last = pieces.length - 1
   // Each chunk is a piece of the JSON arguments; escaped piece by piece, so they concatenate to valid JSON.

@@ -123,6 +123,36 @@ export function findRecipe(request: string): Recipe | undefined {
 
 export const defaultRecipe = fallbackRecipe
 
+/** Another take on a recipe, one per attempt: an answer asked again never writes the same card. */
+const takes: { note: string; apply: (recipe: Recipe) => Recipe }[] = [
+  {
+    note: 'a quicker weeknight take',
+    apply: (recipe) => ({
+      ...recipe,
+      title: recipe.title.startsWith('Weeknight ') ? recipe.title : `Weeknight ${recipe.title}`,
+      skill_level: 'Beginner',
+      cooking_time: cookingTimes[Math.max(0, cookingTimes.indexOf(recipe.cooking_time) - 1)] ?? recipe.cooking_time,
+    }),
+  },
+  {
+    note: 'lemon and herbs to finish',
+    apply: (recipe) =>
+      recipe.title.endsWith(' with Lemon & Herbs')
+        ? recipe
+        : {
+            ...recipe,
+            title: `${recipe.title} with Lemon & Herbs`,
+            ingredients: [...recipe.ingredients, { name: 'Lemon', amount: '1, zested' }, { name: 'Flat-leaf parsley', amount: 'a small bunch' }],
+            instructions: [...recipe.instructions, 'Finish with the lemon zest and chopped parsley.'],
+          },
+  },
+]
+
+/** The take of attempt `attempt` (1, 2, …); the first answer (0) takes none. */
+export function takeFor(attempt: number): { note: string; apply: (recipe: Recipe) => Recipe } | undefined {
+  return attempt === 0 ? undefined : takes[(attempt - 1) % takes.length]
+}
+
 /** Meat and dairy swaps for "make it vegetarian / vegan", keyed by a word in the ingredient name. */
 const swaps: { match: RegExp; vegan: boolean; to: Ingredient; note: string }[] = [
   {
@@ -247,9 +277,10 @@ const continuations = [
   'That, of course, was only the beginning. The next chapter would ask for even more courage, and it was already on its way.',
 ]
 
-export function continueStory(document: string): string {
+/** `version`: a later attempt at the same request adds another paragraph. */
+export function continueStory(document: string, version = 0): string {
   const paragraphs = document.split(/\n\n+/).length
-  return `${document.trimEnd()}\n\n${continuations[paragraphs % continuations.length]}`
+  return `${document.trimEnd()}\n\n${continuations[(paragraphs + version) % continuations.length]}`
 }
 
 /** Last sentences for "a different ending": the last paragraph keeps its start and changes its end. */
@@ -267,14 +298,18 @@ function withEnding(document: string, ending: string): string {
   return [...paragraphs, `${kept}${ending}`].join('\n\n')
 }
 
-export function rewriteEnding(document: string): string {
+/** `version`: a later attempt at the same request picks another of the endings the story does not have. */
+export function rewriteEnding(document: string, version = 0): string {
   const last = document.trimEnd().split(/\n\n+/).at(-1) ?? ''
-  return withEnding(document, endings.find((candidate) => !last.includes(candidate)) ?? endings[0]!)
+  const fresh = endings.filter((candidate) => !last.includes(candidate))
+  return withEnding(document, fresh[version % fresh.length] ?? endings[0]!)
 }
 
-export function shortenStory(document: string): string {
-  const [title, first] = document.split(/\n\n+/)
-  return [title, first].filter(Boolean).join('\n\n')
+/** The title and one paragraph: the first, or on a later attempt (`version`) the last. */
+export function shortenStory(document: string, version = 0): string {
+  const [title, ...paragraphs] = document.split(/\n\n+/)
+  const kept = version % 2 === 0 ? paragraphs[0] : paragraphs.at(-1)
+  return [title, kept].filter(Boolean).join('\n\n')
 }
 
 export interface PlanStep {

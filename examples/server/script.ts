@@ -11,8 +11,12 @@ export interface AgentStream {
   pause(tokens?: number): Promise<void>
 }
 
-/** One agent: reads the request (messages, state, resume entries, tool messages) and streams one run. */
-export type ScriptedAgent = (input: RunAgentInput, stream: AgentStream) => Promise<void>
+/**
+ * One agent: reads the request (messages, state, resume entries, tool messages) and streams one run.
+ * `attempt`: how many answers the server gave before to the same user message in this thread (0 the
+ * first time); a regenerated answer is a later attempt, and differs, as a sampled model's would.
+ */
+export type ScriptedAgent = (input: RunAgentInput, stream: AgentStream, attempt?: number) => Promise<void>
 
 export const newId = () => randomUUID()
 

@@ -44,6 +44,17 @@ export function createAgentHandler(options: AgentHandlerOptions = {}): AgentHand
   const { delayMs = 20, agents = scriptedAgents, log } = options
   const requests: RecordedRequest[] = []
   const running = new Set<AbortController>()
+  const attempts = new Map<string, number>()
+
+  /** How many runs answered this request's last message before, when it is the user's: a regenerated answer asks again. */
+  function attemptOf(input: RunAgentInput): number {
+    const last = input.messages[input.messages.length - 1]
+    if (last?.role !== 'user') return 0
+    const key = `${input.threadId}\n${last.id}`
+    const attempt = attempts.get(key) ?? 0
+    attempts.set(key, attempt + 1)
+    return attempt
+  }
 
   async function serve(name: string, agent: ScriptedAgent, request: IncomingMessage, response: ServerResponse) {
     let input: RunAgentInput
@@ -74,7 +85,7 @@ export function createAgentHandler(options: AgentHandlerOptions = {}): AgentHand
       pause: (tokens = 1) => sleep(delayMs * tokens, undefined, { signal }),
     }
     try {
-      await agent(input, stream)
+      await agent(input, stream, attemptOf(input))
     } catch (error) {
       // A client that went away is not an error; anything else ends the run as AG-UI says it should.
       if (!signal.aborted) stream.emit({ type: EventType.RUN_ERROR, message: messageOf(error), code: 'AGENT_ERROR' })

@@ -1,6 +1,6 @@
 // Presentation helpers shared by the three examples: plain functions of the snapshot, no framework.
 import type { Message } from '@ag-ui/core'
-import type { AgentSnapshot } from '@agent-state/core'
+import type { AgentSnapshot, BranchPosition } from '@agent-state/core'
 
 export interface ChatItem {
   id: string
@@ -90,3 +90,29 @@ export function statusView(snapshot: Pick<AgentSnapshot, 'status' | 'steps'>): S
 export function agentUrl(name: string): string {
   return import.meta.env.VITE_AGENT_URL || `/agents/${name}`
 }
+
+/**
+ * Why Edit, Regenerate and the version switcher are unavailable now (the store would refuse them),
+ * or undefined when they are available: shown as the buttons' title.
+ */
+export function branchingBlocked(snapshot: Pick<AgentSnapshot, 'requesting' | 'confirmations'>): string | undefined {
+  if (snapshot.requesting) return 'Available once the agent has finished answering'
+  if (snapshot.confirmations.length > 0) return 'Answer the open approval first'
+  return undefined
+}
+
+/** The ids of the items that end an answer (the last assistant bubble before the next question): each gets Regenerate. */
+export function answerEnds(items: readonly ChatItem[]): Set<string> {
+  const ends = new Set<string>()
+  let last: string | undefined
+  for (const item of items) {
+    if (item.role === 'user' && last) ends.add(last)
+    if (item.role === 'user') last = undefined
+    else if (item.role === 'assistant') last = item.id
+  }
+  if (last) ends.add(last)
+  return ends
+}
+
+/** The switcher's label: "2 / 3" for the second of three versions. */
+export const versionLabel = ({ index, count }: BranchPosition): string => `${index + 1} / ${count}`

@@ -20,7 +20,7 @@ const field = (value: unknown, key: string): string | undefined => {
 /** The run an input belongs to: the event's or command's own run id, else the run the model was in after it. */
 export function inputRunId(input: Input<unknown>, after: Model<unknown>): string | undefined {
   if (input.type === 'event') return field(input.event, 'runId') ?? after.snapshot.runId
-  if (input.type === 'run' || input.type === 'answer') return input.runId
+  if (input.type === 'run' || input.type === 'answer' || input.type === 'edit' || input.type === 'regenerate') return input.runId
   if (input.type === 'failed') return input.requestId
   return after.snapshot.runId
 }
@@ -34,4 +34,16 @@ export function inputToolCallId(input: Input<unknown>): string | undefined {
 
 export function inputThreadId(input: Input<unknown>, after: Model<unknown>): string {
   return (input.type === 'event' ? field(input.event, 'threadId') : undefined) ?? after.snapshot.threadId
+}
+
+/**
+ * Where the conversation tree branched, for the inputs that move it: `branch from <message id>` for an
+ * edit or a regenerate that started its run (the message it makes a new version of), `switch to
+ * version 2 of <message id>` for a switch that changed the branch shown. Refused ones change nothing and get none.
+ */
+export function inputBranch(input: Input<unknown>, before: Model<unknown>, after: Model<unknown>): string | undefined {
+  if (input.type === 'switchBranch') return after === before ? undefined : `switch to version ${input.index + 1} of ${input.messageId}`
+  if ((input.type !== 'edit' && input.type !== 'regenerate') || after.request?.id !== input.runId) return undefined
+  const from = input.type === 'edit' ? input.messageId : (input.messageId ?? before.snapshot.messages.findLast((message) => message.role === 'assistant')?.id)
+  return `branch from ${from}`
 }

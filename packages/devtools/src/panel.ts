@@ -1,6 +1,6 @@
 import { createAgentStore, type ReadableAgentStore } from '@agent-state/core'
 import { storeInternals } from '@agent-state/core/internals'
-import { inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
+import { inputBranch, inputRunId, inputThreadId, inputToolCallId, inputType } from './describe'
 import type { JsonPatchOperation } from './json-diff'
 import { createRecorder, type EntryDiff, type RecordedEntry, type Recorder, type RecorderState } from './recorder'
 
@@ -229,6 +229,7 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     const matching = state.entries.filter((entry) => matches(entry, filters))
     const shown = matching.slice(-MAX_ROWS)
     const current = selectedEntry(state)
+    const branches = branchesOf(state)
     const rows = shown.map((entry) =>
       h(
         'li',
@@ -241,6 +242,7 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
         },
         h('span', { class: 'index' }, `#${entry.index}`),
         ` ${inputType(entry.input)} `,
+        ...(branches.has(entry) ? [h('span', { class: 'branch' }, branches.get(entry)!), ' '] : []),
         h('span', { class: 'time' }, `+${((entry.time - (state.entries[0]?.time ?? entry.time)) / 1000).toFixed(2)}s`),
       ),
     )
@@ -251,8 +253,25 @@ function renderPanel(root: ShadowRoot, source: RecorderSource, open: boolean): (
     jumpButton.toggleAttribute('disabled', current === undefined)
     if (current !== shownDetail) {
       shownDetail = current
-      detail.replaceChildren(...(current ? renderDetail(current, recorder.diff(current.index)) : [h('p', {}, 'No inputs yet.')]))
+      detail.replaceChildren(...(current ? renderDetail(current, recorder.diff(current.index), branches.get(current)) : [h('p', {}, 'No inputs yet.')]))
     }
+  }
+
+  /**
+   * The rows that show where the tree branched: each edit, regenerate and switch, and the events of a
+   * run an edit or a regenerate started, marked with the message the branch starts from.
+   */
+  function branchesOf(state: RecorderState): Map<RecordedEntry, string> {
+    const marked = new Map<RecordedEntry, string>()
+    const runs = new Map<string, string>()
+    for (const entry of state.entries) {
+      const branch = inputBranch(entry.input, modelBefore(state, entry.index), entry.model)
+      const runId = inputRunId(entry.input, entry.model)
+      if (branch && entry.input.type !== 'switchBranch' && runId) runs.set(runId, branch)
+      const mark = branch ?? (entry.input.type === 'event' && runId ? runs.get(runId) : undefined)
+      if (mark) marked.set(entry, mark)
+    }
+    return marked
   }
 
   function modelBefore(state: RecorderState, index: number) {
@@ -296,13 +315,13 @@ function matches(entry: RecordedEntry, filters: Filters): boolean {
   return true
 }
 
-function renderDetail(entry: RecordedEntry, diff: EntryDiff): Node[] {
+function renderDetail(entry: RecordedEntry, diff: EntryDiff, branch: string | undefined): Node[] {
   const parts = (Object.keys(diff) as (keyof EntryDiff)[]).filter((part) => diff[part].length > 0)
   const { model } = entry
   const drafts = model.drafts
   const confirmations = entry.snapshot.confirmations
   return [
-    h('h3', {}, `#${entry.index} ${inputType(entry.input)}`),
+    h('h3', {}, `#${entry.index} ${inputType(entry.input)}${branch ? `: ${branch}` : ''}`),
     h('h4', {}, 'Diff'),
     parts.length === 0
       ? h('p', { class: 'empty' }, 'No change.')
@@ -388,6 +407,7 @@ header .count { flex: 1 1 12em; min-width: 0; color: #9ca3af; }
 .entries li.current { outline: 1px dashed #fbbf24; }
 .entries li.unchanged { opacity: .55; }
 .entries .index, .entries .time, .more, .empty { color: #9ca3af; }
+.entries .branch { color: #fbbf24; }
 .detail { flex: 1; overflow: auto; padding: 0 8px 8px; }
 @media (max-width: 600px) {
   .body { flex-direction: column; }

@@ -1,7 +1,16 @@
 import { render } from '@testing-library/vue'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { expectQuickStartMirrored, expectQuickStartWorked, type ReadmeServer, startReadmeServer, useQuickStart } from '../../../test/readme-server'
+import {
+  expectQuickStartMirrored,
+  expectQuickStartWorked,
+  expectSwitcherWorked,
+  type ReadmeServer,
+  startReadmeServer,
+  storeWithTwoVersions,
+  useQuickStart,
+} from '../../../test/readme-server'
 import QuickStart from './QuickStart.vue'
+import QuickStartBranches from './QuickStartBranches.vue'
 
 let readme: ReadmeServer
 beforeAll(async () => {
@@ -12,6 +21,16 @@ afterAll(() => readme.close())
 describe('README', () => {
   it('has a quick start of at most ten lines, mirrored by QuickStart.vue', () => {
     expectQuickStartMirrored(import.meta.url, './QuickStart.vue', 'vue')
+  })
+
+  it('has a Branches snippet of at most ten lines, mirrored by QuickStartBranches.vue', () => {
+    expectQuickStartMirrored(import.meta.url, './QuickStartBranches.vue', 'vue', '../README.md', '## Branches')
+  })
+
+  it('has a Branches switcher that shows where the message stands and switches the store', async () => {
+    const versions = await storeWithTwoVersions()
+    const { container } = render(QuickStartBranches, { props: versions })
+    await expectSwitcherWorked(container, versions)
   })
 
   it('runs as written against the example server: write, reject, write, approve, with the buttons the store allows', async () => {
