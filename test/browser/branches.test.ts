@@ -4,35 +4,21 @@
 import { join } from 'node:path'
 import type { RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { storyFor } from '../../examples/server/content'
-import { type AgentServer, startAgentServer } from '../../examples/server/server'
-import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
+import { recorded, recordInPage, screenshotsDir, serveExamples, waitForStatus } from './harness'
 
 const delayMs = 8
 const testTimeout = 60_000
 
-let server: AgentServer
-let browser: Browser
+const served = serveExamples('examples-build-branches', { delayMs })
 
-beforeAll(async () => {
-  const building = buildExamples('examples-build-branches')
-  building.catch(() => undefined)
-  browser = await launchBrowser()
-  server = await startAgentServer({ delayMs, staticDir: await building })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-const requestsTo = (agent: string): RunAgentInput[] => server.requests.filter((request) => request.agent === agent).map((request) => request.input)
+const { requestsTo } = served
 const userTexts = (input: RunAgentInput) => input.messages.flatMap((message) => (message.role === 'user' ? [message.content] : []))
 
 async function open(path: string) {
-  const { page, errors } = await browser.newPage()
-  await page.goto(`${server.url}${path}`)
+  const { page, errors } = await served.browser.newPage()
+  await page.goto(`${served.server.url}${path}`)
   await page.evaluate(() => localStorage.clear())
   await page.reload()
   await page.getByRole('textbox', { name: 'Message' }).waitFor()

@@ -3,40 +3,24 @@
 import { join } from 'node:path'
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { continueStory, planFor, rewriteEnding, storyFor, titleOf } from '../../examples/server/content'
-import { type AgentServer, startAgentServer } from '../../examples/server/server'
 import { wordCount } from '../../examples/shared/word-count'
-import { type Browser, buildExamples, launchBrowser, recorded, recordInPage, screenshotsDir, waitForStatus } from './harness'
+import { recorded, recordInPage, screenshotsDir, serveExamples, waitForStatus } from './harness'
 
 // A few milliseconds per token: fast, yet every chunk reaches the page in its own network read.
 const delayMs = 8
 // Bounds for each test; every wait inside has its own 10 s limit (harness.ts).
 const testTimeout = 30_000
 
-let server: AgentServer
-let browser: Browser
+const served = serveExamples('examples-build', { delayMs, devtools: true })
 
-beforeAll(async () => {
-  // With the devtools panel mounted in each app, as under `npm start`.
-  const building = buildExamples('examples-build', { devtools: true })
-  building.catch(() => undefined) // awaited below; not an unhandled rejection if the launch fails first
-  // Assigned before the build is awaited, so afterAll closes Chromium even when the build fails.
-  browser = await launchBrowser()
-  server = await startAgentServer({ delayMs, staticDir: await building })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-const requestsTo = (agent: string): RunAgentInput[] => server.requests.filter((request) => request.agent === agent).map((request) => request.input)
+const { requestsTo } = served
 const lastMessage = (input: RunAgentInput): Message => input.messages[input.messages.length - 1]!
 
 async function open(path: string) {
-  const { page, errors } = await browser.newPage()
-  await page.goto(`${server.url}${path}`)
+  const { page, errors } = await served.browser.newPage()
+  await page.goto(`${served.server.url}${path}`)
   // The apps keep their thread in localStorage, shared by every page of this browser: each test starts a new one.
   await page.evaluate(() => localStorage.clear())
   await page.reload()
@@ -55,8 +39,8 @@ describe('index', () => {
   it(
     'links to every app, which all load',
     async () => {
-      const { page, errors } = await browser.newPage()
-      await page.goto(`${server.url}/`)
+      const { page, errors } = await served.browser.newPage()
+      await page.goto(`${served.server.url}/`)
       const links = page.locator('a.card')
       expect(await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')))).toEqual([
         './react-recipe/',
@@ -629,9 +613,9 @@ describe('a phone at 390 px', () => {
     it(
       `${name}: nothing overflows sideways, the header fits, once the page is full`,
       async () => {
-        const { page, errors } = await browser.newPage()
+        const { page, errors } = await served.browser.newPage()
         await page.setViewportSize({ width: 390, height: 844 })
-        await page.goto(`${server.url}${path}`)
+        await page.goto(`${served.server.url}${path}`)
         await page.evaluate(() => localStorage.clear())
         await page.reload()
         await page.getByRole('heading', { level: 1 }).waitFor()
@@ -726,10 +710,10 @@ describe('the devtools panel over the apps', () => {
     it(
       `at ${width}×${height}, its toggle covers no enabled control of any app, Send included`,
       async () => {
-        const { page, errors } = await browser.newPage()
+        const { page, errors } = await served.browser.newPage()
         await page.setViewportSize({ width, height })
         for (const [path, fill] of apps) {
-          await page.goto(`${server.url}${path}`)
+          await page.goto(`${served.server.url}${path}`)
           await page.evaluate(() => localStorage.clear())
           await page.reload()
           const toggle = page.locator('agent-state-devtools').getByRole('button', { name: 'agent-state' })

@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { RunAgentInput } from '@ag-ui/core'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { type AgentServer, startAgentServer } from '../../examples/server/server'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const screenshotsDir = join(root, 'test-results', 'screenshots')
@@ -111,4 +114,38 @@ export function recorded<T>(page: Page, name: string): Promise<T[]> {
 /** Waits until the run in the page has ended: the status is no longer LIVE. */
 export async function waitForStatus(page: Page, label: string): Promise<void> {
   await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.trim().startsWith(text), label)
+}
+
+/** A test file's examples: built into `directory`, served with the scripted agents, and a Chromium of its own. */
+export interface ServedExamples {
+  readonly server: AgentServer
+  readonly browser: Browser
+  /** What each request to `agent` sent, in order. */
+  requestsTo(agent: string): RunAgentInput[]
+}
+
+/** Serves the examples for the test file that calls it (its beforeAll) and stops the server and Chromium after it. */
+export function serveExamples(directory: string, { delayMs, devtools = false }: { delayMs: number; devtools?: boolean }): ServedExamples {
+  let server: AgentServer | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    const building = buildExamples(directory, { devtools })
+    building.catch(() => undefined) // awaited below; not an unhandled rejection if the launch fails first
+    // Assigned before the build is awaited, so afterAll closes Chromium even when the build fails.
+    browser = await launchBrowser()
+    server = await startAgentServer({ delayMs, staticDir: await building })
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+  return {
+    get server() {
+      return server!
+    },
+    get browser() {
+      return browser!
+    },
+    requestsTo: (agent) => server!.requests.filter((request) => request.agent === agent).map((request) => request.input),
+  }
 }

@@ -3,37 +3,23 @@
 // resume the server waits for. Built and served like examples.test.ts, in a Chromium of its own.
 import type { Message, RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { continueStory, planFor, storyFor } from '../../examples/server/content'
-import { type AgentServer, startAgentServer } from '../../examples/server/server'
-import { type Browser, buildExamples, launchBrowser, waitForStatus } from './harness'
+import { serveExamples, waitForStatus } from './harness'
 
 const delayMs = 8
 const testTimeout = 30_000
 
-let server: AgentServer
-let browser: Browser
+const served = serveExamples('examples-build-reload', { delayMs })
 
-beforeAll(async () => {
-  const building = buildExamples('examples-build-reload')
-  building.catch(() => undefined)
-  browser = await launchBrowser()
-  server = await startAgentServer({ delayMs, staticDir: await building })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-const requestsTo = (agent: string): RunAgentInput[] => server.requests.filter((request) => request.agent === agent).map((request) => request.input)
+const { requestsTo } = served
 const lastMessage = (input: RunAgentInput): Message => input.messages[input.messages.length - 1]!
 const toolCallsOf = (input: RunAgentInput) => input.messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
 
 /** A page on a fresh start: every page of this browser shares the apps' localStorage. */
 async function open(path: string) {
-  const { page, errors } = await browser.newPage()
-  await page.goto(`${server.url}${path}`)
+  const { page, errors } = await served.browser.newPage()
+  await page.goto(`${served.server.url}${path}`)
   await page.evaluate(() => localStorage.clear())
   await page.reload()
   await page.getByRole('textbox', { name: 'Message' }).waitFor()
@@ -93,7 +79,7 @@ describe('vue-writer: reloaded while waiting for approval', () => {
         expect(await page.getByRole('button', { name, exact: true }).isEnabled()).toBe(true)
       }
       expect(await chatText(page)).toEqual(chat)
-      // Loading the page sent nothing: the thread came from localStorage, not from the server.
+      // Loading the page sent nothing: the thread came from localStorage, not from the served.server.
       expect(requestsTo('writer')).toHaveLength(requestsBefore)
 
       await page.getByRole('button', { name: 'Approve', exact: true }).click()
@@ -204,7 +190,7 @@ describe('solid-writer: reloaded while waiting for approval', () => {
       expect(await page.locator('mark.draft').count()).toBeGreaterThan(0)
       for (const name of ['Approve', 'Reject']) expect(await page.getByRole('button', { name, exact: true }).isEnabled()).toBe(true)
       expect(await chatText(page)).toEqual(chat)
-      // Loading the page sent nothing: the thread came from localStorage, not from the server.
+      // Loading the page sent nothing: the thread came from localStorage, not from the served.server.
       expect(requestsTo('writer')).toHaveLength(1)
 
       await page.getByRole('button', { name: 'Approve', exact: true }).click()

@@ -3,26 +3,12 @@
 // stays when the other tab writes the list, and opens there with its messages; after a reload
 // every chat of both tabs is listed.
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AgentServer, startAgentServer } from '../../examples/server/server'
-import { type Browser, buildExamples, launchBrowser, waitForStatus } from './harness'
+import { describe, expect, it } from 'vitest'
+import { serveExamples, waitForStatus } from './harness'
 
 const testTimeout = 45_000
 
-let server: AgentServer
-let browser: Browser
-
-beforeAll(async () => {
-  const building = buildExamples('examples-build-tabs')
-  building.catch(() => undefined)
-  browser = await launchBrowser()
-  server = await startAgentServer({ delayMs: 4, staticDir: await building })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const served = serveExamples('examples-build-tabs', { delayMs: 4 })
 
 const tabIds = (page: Page) => page.getByRole('tab').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-thread-id')!).sort())
 const selectedId = (page: Page) => page.locator('[role=tab][aria-selected=true]').getAttribute('data-thread-id')
@@ -30,7 +16,7 @@ const chatText = (page: Page) => page.locator('ol.messages li.message').allTextC
 const tabCount = (page: Page, count: number) => page.waitForFunction((n) => document.querySelectorAll('[role=tab]').length === n, count)
 
 async function open(page: Page) {
-  await page.goto(`${server.url}/react-recipe/`)
+  await page.goto(`${served.server.url}/react-recipe/`)
   await page.getByRole('textbox', { name: 'Message' }).waitFor()
 }
 
@@ -47,8 +33,8 @@ describe('react-recipe in two tabs on one localStorage', () => {
   it(
     'a chat made in either tab is listed in both, opens in the other, and every chat survives a reload',
     async () => {
-      const first = await browser.newPage()
-      const second = await browser.newPage()
+      const first = await served.browser.newPage()
+      const second = await served.browser.newPage()
       await open(first.page)
       await first.page.getByRole('button', { name: 'Spaghetti carbonara, please' }).click()
       await waitForStatus(first.page, 'Idle')

@@ -4,29 +4,15 @@
 import { join } from 'node:path'
 import type { RunAgentInput } from '@ag-ui/core'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AgentServer, startAgentServer } from '../../examples/server/server'
-import { type Browser, buildExamples, launchBrowser, screenshotsDir, waitForStatus } from './harness'
+import { describe, expect, it } from 'vitest'
+import { screenshotsDir, serveExamples, waitForStatus } from './harness'
 
 const delayMs = 8
 const testTimeout = 45_000
 
-let server: AgentServer
-let browser: Browser
+const served = serveExamples('examples-build-threads', { delayMs })
 
-beforeAll(async () => {
-  const building = buildExamples('examples-build-threads')
-  building.catch(() => undefined)
-  browser = await launchBrowser()
-  server = await startAgentServer({ delayMs, staticDir: await building })
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-const recipeRequests = (): RunAgentInput[] => server.requests.filter((request) => request.agent === 'recipe').map((request) => request.input)
+const recipeRequests = (): RunAgentInput[] => served.server.requests.filter((request) => request.agent === 'recipe').map((request) => request.input)
 const userTexts = (input: RunAgentInput) => input.messages.flatMap((message) => (message.role === 'user' ? [message.content] : []))
 
 const tabs = (page: Page) => page.getByRole('tab')
@@ -51,8 +37,8 @@ describe('react-recipe: a list of chats that survives a reload', () => {
   it(
     'makes two chats, runs one in the background, reloads, finds both with their messages, then deletes one',
     async () => {
-      const { page, errors } = await browser.newPage()
-      await page.goto(`${server.url}/react-recipe/`)
+      const { page, errors } = await served.browser.newPage()
+      await page.goto(`${served.server.url}/react-recipe/`)
       await page.getByRole('textbox', { name: 'Message' }).waitFor()
       expect(await tabs(page).count()).toBe(1)
       expect(await tabTitles(page)).toEqual(['Untitled'])
