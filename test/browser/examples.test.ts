@@ -33,6 +33,18 @@ async function send(page: Page, text: string) {
   await page.getByRole('textbox', { name: 'Message' }).press('Enter')
 }
 
+/** Fills a writer's page: a story asked for, its draft waiting for approval. */
+async function untilStoryWaits(page: Page) {
+  await send(page, 'Write a short story about a lighthouse keeper')
+  await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+}
+
+/** Fills the planner's page: a plan waiting for confirmation. */
+async function untilPlanWaits(page: Page) {
+  await send(page, 'Plan a trip to Mars')
+  await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+}
+
 const screenshot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`) })
 
 describe('index', () => {
@@ -576,38 +588,10 @@ describe('a phone at 390 px', () => {
         await waitForStatus(page, 'Idle')
       },
     ],
-    [
-      'vue-writer',
-      '/vue-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      'svelte-planner',
-      '/svelte-planner/',
-      async (page) => {
-        await send(page, 'Plan a trip to Mars')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      'angular-writer',
-      '/angular-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      'solid-writer',
-      '/solid-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
+    ['vue-writer', '/vue-writer/', untilStoryWaits],
+    ['svelte-planner', '/svelte-planner/', untilPlanWaits],
+    ['angular-writer', '/angular-writer/', untilStoryWaits],
+    ['solid-writer', '/solid-writer/', untilStoryWaits],
   ]
   for (const [name, path, fill] of pages) {
     it(
@@ -674,34 +658,10 @@ describe('the devtools panel over the apps', () => {
         await waitForStatus(page, 'Idle')
       },
     ],
-    [
-      '/vue-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      '/svelte-planner/',
-      async (page) => {
-        await send(page, 'Plan a trip to Mars')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      '/angular-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
-    [
-      '/solid-writer/',
-      async (page) => {
-        await send(page, 'Write a short story about a lighthouse keeper')
-        await page.getByRole('button', { name: 'Approve', exact: true }).waitFor()
-      },
-    ],
+    ['/vue-writer/', untilStoryWaits],
+    ['/svelte-planner/', untilPlanWaits],
+    ['/angular-writer/', untilStoryWaits],
+    ['/solid-writer/', untilStoryWaits],
   ]
   for (const [width, height] of [
     [1280, 800],
