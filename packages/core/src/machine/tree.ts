@@ -145,21 +145,13 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const serverBranch = branching === 'langgraph' ? (left.serverBranch ?? serverIds(left, messages)) : undefined
   const tree = serverBranch ? { ...left, serverBranch } : left
   const { [target!]: branch, ...others } = tree.shelved
-  const { snapshot, server, drafts, settings } = branch!
-  const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false }
-  return {
-    model: {
-      ...model,
-      snapshot: shown,
-      server,
-      drafts,
-      settings,
-      run: undefined,
-      rejoin: undefined,
-      tree: { ...tree, shelved: { ...others, [messageId]: shelve(model) } },
-    },
-    effects: [],
-  }
+  const shown = unshelve(model, branch!, branch!.snapshot.error)
+  return { model: { ...shown, run: undefined, rejoin: undefined, tree: { ...tree, shelved: { ...others, [messageId]: shelve(model) } } }, effects: [] }
+}
+
+/** A branch put away, shown again in this thread (`error`: the snapshot's error from now on). */
+function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings }: Branch<S>, error: AgentSnapshot<S>['error']): Model<S> {
+  return { ...model, snapshot: { ...snapshot, threadId: model.snapshot.threadId, requesting: false, error }, server, drafts, settings }
 }
 
 /**
@@ -181,16 +173,22 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   }
   if (model.request) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
-  const { snapshot, server, drafts, settings } = branch!
-  const shown = { ...snapshot, threadId: model.snapshot.threadId, requesting: false, error: model.snapshot.error }
-  return { ...model, snapshot: shown, server, drafts, settings, tree: { ...tree, shelved, pending: undefined } }
+  return { ...unshelve(model, branch!, model.snapshot.error), tree: { ...tree, shelved, pending: undefined } }
 }
 
 const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})
 
+const hasVersions = (tree: Tree<unknown>) => hasKeys(tree.versions)
+
+function hasKeys(record: object): boolean {
+  for (const _ in record) return true
+  return false
+}
+
 /** Where each message of the current branch with other versions stands among them. */
 export function branchesOf(messages: readonly Message[], tree: Tree<unknown> | undefined, previous: Readonly<Record<string, BranchPosition>>) {
-  if (!tree) return noBranches
+  // Most conversations never fork: no message to look up, and the empty `branches` stays as it is.
+  if (!tree || !hasVersions(tree)) return hasKeys(previous) ? noBranches : previous
   const branches: Record<string, BranchPosition> = {}
   let same = true
   let count = 0
