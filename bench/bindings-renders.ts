@@ -1,5 +1,5 @@
 // Renders of a component that selects a key no event touches (state.title) while an agent streams
-// 1,000 STATE_DELTA events to other keys, in React, Vue, Svelte and Angular through the bindings, and in React
+// 1,000 STATE_DELTA events to other keys, in React, Vue, Svelte, Angular and Solid through the bindings, and in React
 // through @ag-ui/client with a plain subscription, for comparison.
 //
 // Plain node with a jsdom window; the frameworks load only after the window exists. Every event arrives
@@ -76,10 +76,10 @@ function installWindow(): () => void {
 }
 
 // Plain node knows neither the "source" condition (the workspace packages run from src/) nor that Svelte
-// should load its browser build here: both are added for those packages only.
+// and Solid should load their browser builds here (Solid's server build runs no effects): both are added for those packages only.
 const conditionsHook = `
 export async function resolve(specifier, context, next) {
-  const extra = specifier.startsWith('@agent-state/') ? ['source'] : specifier === 'svelte' || specifier.startsWith('svelte/') ? ['browser'] : []
+  const extra = specifier.startsWith('@agent-state/') ? ['source'] : /^(svelte|solid-js)($|\\/)/.test(specifier) ? ['browser'] : []
   return next(specifier, extra.length ? { ...context, conditions: [...extra, ...context.conditions] } : context)
 }`
 
@@ -87,7 +87,7 @@ type Counter = { title: number; document: number }
 type Mounted = { counts: Counter; unmount: () => void }
 type Mount = (store: import('@agent-state/core').AgentStore<BenchState>, container: HTMLElement) => Promise<Mounted>
 
-async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte' | 'Angular', Mount>> {
+async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte' | 'Angular' | 'Solid', Mount>> {
   const React = await import('react')
   const { createRoot } = await import('react-dom/client')
   const { useAgentStore: useReact } = await import('@agent-state/react')
@@ -100,6 +100,9 @@ async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte' | 'Angu
   const { ChangeDetectionStrategy, Component, provideZonelessChangeDetection } = await import('@angular/core')
   const { createApplication } = await import('@angular/platform-browser')
   const { injectAgentStore } = await import('@agent-state/angular')
+  const { createEffect } = await import('solid-js')
+  const { render } = await import('solid-js/web')
+  const { useAgentStore: useSolid } = await import('@agent-state/solid')
 
   // The Svelte component is compiled here: plain node cannot import a .svelte file.
   const source = `<script>let { value, onRender } = $props()</script><output>{onRender($value)}</output>`
@@ -175,6 +178,22 @@ async function loadBindings(): Promise<Record<'React' | 'Vue' | 'Svelte' | 'Angu
       for (const key of ['title', 'document'] as const) app.bootstrap(probe(key), container.appendChild(document.createElement(`probe-${key}`)))
       await app.whenStable()
       return { counts, unmount: () => app.destroy() }
+    },
+    async Solid(store, container) {
+      const counts = { title: 0, document: 0 }
+      // What Solid's JSX compiles to without a build step: an effect per bound text, rerun when its accessor changes.
+      const probe = (key: 'title' | 'document') => {
+        const value = useSolid(store, (s) => s.state[key])
+        const output = document.createElement('output')
+        createEffect(() => {
+          counts[key]++
+          output.textContent = value()
+        })
+        return output
+      }
+      const dispose = render(() => [probe('title'), probe('document')], container)
+      await settle()
+      return { counts, unmount: dispose }
     },
   }
 }
