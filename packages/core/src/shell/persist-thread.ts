@@ -1,4 +1,4 @@
-import { AgentStoreError } from '../errors'
+import { AgentStoreError, messageOf } from '../errors'
 import type { Model } from '../machine/model'
 import { startingModel } from '../machine/restore'
 import { createPersister, createWriter, isPromise, loadPersisted, persistKey } from '../persistence/writer'
@@ -13,7 +13,8 @@ import { notRestored, readSaved, restoreThread } from './restore-thread'
 /**
  * The `persist` option of a store (or of the threads registry): saves the thread after changes and
  * restores it on creation. A factory rather than the options themselves: an app that does not save
- * threads does not ship the code that reads and writes them.
+ * threads does not ship the code that reads and writes them. A saved thread the store refuses
+ * (RESTORE) is copied to `<key>:refused` before the store saves anything over it.
  */
 export function persistThread(options: PersistOptions): ThreadPersistence {
   const parts: PersistParts = { options, hydrate: (hydration) => hydratePersisted(options, hydration), threads: () => savedThreads(options) }
@@ -23,12 +24,13 @@ export function persistThread(options: PersistOptions): ThreadPersistence {
 function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOptions<S>): Hydration<S> {
   const { config, store, report } = hydration
   const persister = createPersister(persist, () => store.model() as Model<unknown>, report)
+  const setAside = () => keepRefused(persist, report)
   let reading = false
 
   function restoreLate(value: unknown) {
     if (value == null) return
     if (store.touched()) return report(new AgentStoreError('PERSIST', 'The saved thread arrived after the store had changed: not restored', { reason: 'late' }))
-    const thread = readSaved(value, hydration, persist) as Model<S>
+    const thread = readSaved(value, hydration, persist, setAside) as Model<S>
     store.publish(startingModel(thread, config))
     if (thread.request && store.model().rejoin && hydration.canReconnect) store.reconnect().catch(report)
   }
@@ -41,6 +43,7 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
       try {
         value = loadPersisted(persist)
       } catch (error) {
+        if (refusal(error)) setAside()
         persister.start()
         return { thread: notRestored(error, hydration), restored: done }
       }
@@ -48,6 +51,7 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
         reading = true
         const restored = Promise.resolve(value)
           .then(restoreLate, (error) => {
+            if (refusal(error)) setAside()
             if (!store.touched()) store.publish(notRestored(error, hydration))
           })
           .finally(() => {
@@ -58,7 +62,7 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
       }
     }
     persister.start()
-    return { thread: readSaved(value, hydration, persist), restored: done }
+    return { thread: readSaved(value, hydration, persist, setAside), restored: done }
   }
 
   const { thread, restored } = hydration.given ? { thread: hydration.given, restored: Promise.resolve() } : saved()
@@ -73,6 +77,28 @@ function hydratePersisted<S>(persist: PersistOptions, hydration: HydrationOption
     flush: persister.flush,
     stop: persister.stop,
     resume: persister.resume,
+  }
+}
+
+/** A text that was read but is no thread the store can take (not a storage that failed to read). */
+const refusal = (error: unknown) => error instanceof AgentStoreError && error.code === 'RESTORE'
+
+/**
+ * Copies the text under the key to `<key>:refused`, so a thread the store could not take (another
+ * release's format, a damaged write) is still there to inspect or migrate by hand once the store's
+ * own writes replace it. The read is issued before any write of the store, so it sees the old text.
+ */
+function keepRefused(persist: PersistOptions, report: (error: AgentStoreError) => void): void {
+  const key = persistKey(persist)
+  const failed = (cause: unknown) =>
+    report(new AgentStoreError('PERSIST', `The refused saved thread could not be kept: ${messageOf(cause)}`, { reason: 'write', cause }))
+  const copy = (text: string | null | undefined) => (text == null ? undefined : persist.storage.setItem(`${key}:refused`, text))
+  try {
+    const text = persist.storage.getItem(key)
+    const copied = isPromise(text) ? text.then(copy) : copy(text)
+    if (isPromise(copied)) copied.then(undefined, failed)
+  } catch (error) {
+    failed(error)
   }
 }
 

@@ -26,12 +26,21 @@ export function restoreThread(saved: SerializedThread | null | undefined): Threa
   return parts as unknown as ThreadRestore
 }
 
-/** The model of a saved thread, checked; a bad one is reported and the store starts from `initialState`. Nothing for none. */
-export function readSaved<S>(value: unknown, hydration: HydrationOptions<S>, versioning: AppVersioning | undefined): Model<S> | undefined {
+/**
+ * The model of a saved thread, checked; a bad one is reported (after `refused`, which keeps it
+ * elsewhere) and the store starts from `initialState`. Nothing for none.
+ */
+export function readSaved<S>(
+  value: unknown,
+  hydration: HydrationOptions<S>,
+  versioning: AppVersioning | undefined,
+  refused?: () => void,
+): Model<S> | undefined {
   if (value == null) return undefined
   try {
     return withoutLostRun(readThread(value, hydration.memo.rules, versioning), hydration.config)
   } catch (error) {
+    refused?.()
     return notRestored(error, hydration)
   }
 }

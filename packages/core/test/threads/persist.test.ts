@@ -433,6 +433,64 @@ describe('persist: a storage that fails', () => {
     })
   }
 
+  for (const kind of ['sync', 'async'] as const) {
+    it(`a refused saved thread (${kind}) is kept under <key>:refused before the store's first write replaces it`, async () => {
+      const damaged = '{"version":1,"threadId":"thread-persist","model":{'
+      const items = new Map([[KEY, damaged]])
+      const writes: string[] = []
+      const setItem = (key: string, value: string) => {
+        writes.push(key)
+        items.set(key, value)
+      }
+      const storage: Storage =
+        kind === 'sync'
+          ? { getItem: (key) => items.get(key) ?? null, setItem, removeItem: () => undefined }
+          : { getItem: async (key) => items.get(key) ?? null, setItem: async (key, value) => setItem(key, value), removeItem: async () => undefined }
+      const { store, errors } = persisted(storage)
+      await store.whenRestored()
+      await until(() => writes.length === 1)
+      store.setState({ count: 1 })
+      await until(() => writes.length === 2, 2_000, "the store's own write")
+      expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([['RESTORE', 'damaged']])
+      expect(writes).toStrictEqual([`${KEY}:refused`, KEY])
+      expect(items.get(`${KEY}:refused`)).toBe(damaged)
+      expect(readBack(items.get(KEY)).state).toStrictEqual({ count: 1 })
+    })
+  }
+
+  it('a thread of another version is kept aside too; a storage that fails to read keeps nothing aside', async () => {
+    const storage = new MapStorage()
+    const other = JSON.stringify({ version: 4, threadId: THREAD, savedAt: 0, model: {} })
+    storage.items.set(KEY, other)
+    persisted(storage)
+    expect(storage.items.get(`${KEY}:refused`)).toBe(other)
+    const failing: Storage = {
+      getItem: () => {
+        throw new Error('closed')
+      },
+      setItem: vi.fn(),
+      removeItem: () => undefined,
+    }
+    const { errors } = persisted(failing)
+    expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([['PERSIST', 'read']])
+    expect(failing.setItem).not.toHaveBeenCalled()
+  })
+
+  it('a refused thread that cannot be kept aside (a full quota) reports PERSIST write; the store goes on', async () => {
+    const storage = new MapStorage()
+    storage.items.set(KEY, '[1,')
+    storage.failWith = quotaError()
+    const { store, errors } = persisted(storage)
+    expect(errors.map((error) => [error.code, error.reason])).toStrictEqual([
+      ['PERSIST', 'write'],
+      ['RESTORE', 'damaged'],
+    ])
+    storage.failWith = undefined
+    store.setState({ count: 2 })
+    await until(() => storage.items.get(KEY) !== '[1,', 2_000, "the store's own write")
+    expect(readBack(storage.items.get(KEY)).state).toStrictEqual({ count: 2 })
+  })
+
   it('an async storage that answers undefined (idb-keyval and others) means no thread: blank, nothing reported', async () => {
     const storage: Storage = { getItem: async () => undefined, setItem: async () => undefined, removeItem: async () => undefined }
     const { store, errors } = persisted(storage)
