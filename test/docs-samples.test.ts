@@ -1,6 +1,7 @@
 // Type-checks every ```ts and ```tsx block of the docs pages (docs/**/*.md but the generated docs/api/ and
 // docs/.vitepress/), each compiled as its own module against the packages' source, under the root tsconfig
-// plus `exactOptionalPropertyTypes`. Blocks in ```vue, ```svelte, ```html and the rest are not checked.
+// plus `exactOptionalPropertyTypes` and Vite's client types. A Solid block (one importing solid-js or
+// @agent-state/solid) gets Solid's JSX. Blocks in ```vue, ```svelte, ```html and the rest are not checked.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -78,7 +78,14 @@ function compilerOptions(root: string): ts.CompilerOptions {
   const config = ts.readConfigFile(configPath, ts.sys.readFile)
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root, undefined, configPath)
   // As the consumers' own check does (test/consumer-types); every block is a module even without imports.
-  return { ...options, exactOptionalPropertyTypes: true, moduleDetection: ts.ModuleDetectionKind.Force, noEmit: true }
+  // The pages write for a Vite app, so `import.meta.env` has Vite's types.
+  return {
+    ...options,
+    exactOptionalPropertyTypes: true,
+    moduleDetection: ts.ModuleDetectionKind.Force,
+    noEmit: true,
+    types: [...(options.types ?? []), 'vite/client'],
+  }
 }
 
 // Solid's JSX is not React's: the root tsconfig compiles React's, so a Solid block gets the pragma its tests use.
