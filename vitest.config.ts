@@ -18,6 +18,7 @@ const alias = {
   '@agent-state/svelte': src('./packages/svelte/src/index.ts'),
   '@agent-state/angular': src('./packages/angular/src/index.ts'),
   '@agent-state/solid': src('./packages/solid/src/index.ts'),
+  '@agent-state/devtools/testing': src('./packages/devtools/src/testing.ts'),
   '@agent-state/devtools/panel': src('./packages/devtools/src/panel.ts'),
   '@agent-state/devtools': src('./packages/devtools/src/index.ts'),
 }

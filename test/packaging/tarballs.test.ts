@@ -157,6 +157,7 @@ describe('the packed packages, installed together into a new app', () => {
       '@agent-state/core/testing',
       '@agent-state/devtools',
       '@agent-state/devtools/panel',
+      '@agent-state/devtools/testing',
       '@agent-state/react',
       '@agent-state/solid',
       '@agent-state/svelte',

@@ -24,6 +24,5 @@ export {
   type Replay,
   type ReplayOptions,
   replayRecording,
-  scriptedAgentFromRecording,
 } from './recording'
 export { connectReduxDevtools, type ReduxDevtoolsConnection, type ReduxDevtoolsExtension, type ReduxDevtoolsMessage, type ReduxDevtoolsOptions } from './redux'

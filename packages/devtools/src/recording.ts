@@ -1,6 +1,5 @@
 import { type AgentSnapshot, type AgentStore, AgentStoreError, type AgentStoreOptions, type ReadableAgentStore } from '@agent-state/core'
 import { createStoreFrom, decodeModel, encodeModel, type Input, type Model, storeInternals } from '@agent-state/core/internals'
-import { ScriptedAgent, type ScriptedAgentOptions } from '@agent-state/core/testing'
 
 // A recording is JSON Lines: a header, then one line per input. Values go through the core's
 // model encoding (undefined and errors tagged), so a replayed input is the recorded one.
@@ -223,20 +222,4 @@ export function replayRecording<S = unknown>(text: string, options: ReplayOption
     snapshots.push(store.getState())
   }
   return { store, start: first, snapshots, recording }
-}
-
-/**
- * A ScriptedAgent whose runs are the recording's server events, grouped per request in order, so
- * a recorded bug report replays through `run()` and the answers: `createAgentStore({ agent, initialState })`.
- */
-export function scriptedAgentFromRecording(text: string, options: Omit<ScriptedAgentOptions, 'runs'> = {}): ScriptedAgent {
-  const { header, entries } = parseRecording(text)
-  const runs = new Map<string, unknown[]>()
-  for (const { input } of entries) {
-    if (input.type !== 'event' || input.requestId === undefined) continue
-    const run = runs.get(input.requestId) ?? []
-    run.push(input.event)
-    runs.set(input.requestId, run)
-  }
-  return new ScriptedAgent({ threadId: header.threadId, ...options, runs: [...runs.values()] as ScriptedAgentOptions['runs'] })
 }

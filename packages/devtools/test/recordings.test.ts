@@ -1,6 +1,7 @@
 import { canAnswer, createAgentStore } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
-import { createRecorder, parseRecording, type Recorder, replayRecording, scriptedAgentFromRecording } from '@agent-state/devtools'
+import { createRecorder, parseRecording, type Recorder, replayRecording } from '@agent-state/devtools'
+import { scriptedAgentFromRecording } from '@agent-state/devtools/testing'
 import { describe, expect, it } from 'vitest'
 import { type Fixture, fixtures, initialStateOf, serverScenarios, withIds } from './fixtures'
 

@@ -5,7 +5,8 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { createAgentStore } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { describe, expect, it } from 'vitest'
-import { createRecorder, scriptedAgentFromRecording } from '../src'
+import { createRecorder } from '../src'
+import { scriptedAgentFromRecording } from '../src/testing'
 
 type Doc = { document: string }
 
