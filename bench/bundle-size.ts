@@ -2,7 +2,8 @@
 // measured the peers (esbuild `--bundle --minify --format=esm`, production, React external, then
 // gzip -9) on small apps written against the packages' source (the `source` export condition):
 // the writer on `createAgentStore({ url })` and the hook, the same with threads and persistence,
-// what each optional part adds, and today's path through @ag-ui/client's HttpAgent. The peers
+// what each optional part adds, what the writer bundles without using it (the agent adapter, the
+// UTF-8 fallback), and today's path through @ag-ui/client's HttpAgent. The peers
 // not installed here are quoted from the issue's measurement. Then what each binding adds on top
 // of the core and its framework.
 
