@@ -2,12 +2,13 @@
 // measured the peers (esbuild `--bundle --minify --format=esm`, production, React external, then
 // gzip -9) on small apps written against the packages' source (the `source` export condition):
 // the writer on `createAgentStore({ url })` and the hook, the same with threads and persistence,
-// what each optional part adds, and today's path through @ag-ui/client's HttpAgent. The peers
+// what each optional part adds, what the writer bundles without using it (the agent adapter, the
+// UTF-8 fallback), and today's path through @ag-ui/client's HttpAgent. The peers
 // not installed here are quoted from the issue's measurement. Then what each binding adds on top
 // of the core and its framework.
 
 import { gzipSync } from 'node:zlib'
-import { build, type Metafile } from 'esbuild'
+import { build, type Metafile, type Plugin } from 'esbuild'
 import type { Row } from './harness'
 
 const SCENARIO = '5. Bundle size (minified, gzip -9)'
@@ -23,8 +24,48 @@ interface Bundle {
   metafile: Metafile
 }
 
-async function bundle(contents: string, external: readonly string[]): Promise<Bundle> {
+/**
+ * A part of the core that every app bundles whether it uses it or not, with what takes its place
+ * to measure the app without it: a stand-in with the same exports.
+ */
+interface Unused {
+  /** The module's path under packages/core/src, without its extension. */
+  module: string
+  standIn: string
+}
+
+/** Puts each part's stand-in in place of its module, wherever the core imports it. */
+const without = (parts: readonly Unused[]): Plugin => ({
+  name: 'without',
+  setup(build) {
+    for (const { module, standIn } of parts) {
+      const file = module.split('/').at(-1)!
+      build.onResolve({ filter: new RegExp(`/${file}$`) }, (args) =>
+        args.importer.includes('/packages/core/src/') ? { path: module, namespace: 'stand-in', pluginData: standIn } : undefined,
+      )
+    }
+    build.onLoad({ filter: /.*/, namespace: 'stand-in' }, (args) => ({ contents: args.pluginData as string, loader: 'js' }))
+  },
+})
+
+/** `createAgentStore({ agent })`'s adapter: which link a store gets is known only at run time, so an app on `url` bundles it too. */
+const AGENT_ADAPTER: Unused = {
+  module: 'transport/connect-run',
+  standIn: "export const connectRun = () => { throw new Error('no adapter') }\nexport const canConnect = () => false",
+}
+
+/** The UTF-8 codec for platforms without TextDecoder (React Native before 0.85) or TextEncoder (before 0.74). */
+const UTF8_FALLBACK: Unused = {
+  module: 'transport/utf8',
+  standIn: [
+    "export const utf8Decoder = () => { const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); return (bytes) => decoder.decode(bytes) }",
+    'export const utf8Encoder = () => { const encoder = new TextEncoder(); return (text) => encoder.encode(text) }',
+  ].join('\n'),
+}
+
+async function bundle(contents: string, external: readonly string[], unused: readonly Unused[] = []): Promise<Bundle> {
   const result = await build({
+    plugins: unused.length > 0 ? [without(unused)] : [],
     stdin: { contents, resolveDir: ROOT, loader: 'js' },
     bundle: true,
     minify: true,
@@ -180,6 +221,8 @@ export async function benchBundleSize(): Promise<Row[]> {
   const built: Record<string, Bundle> = {}
   for (const [name, source] of Object.entries(apps)) built[name] = await bundle(source, REACT)
   const { writer, threads, threadsPersisted, persisted, httpAgent, recorder, httpAgentAlone } = built as Record<keyof typeof apps, Bundle>
+  const withoutAdapter = await bundle(apps.writer, REACT, [AGENT_ADAPTER])
+  const withoutUtf8 = await bundle(apps.writer, REACT, [UTF8_FALLBACK])
   const files = perFile(writer)
   const own = files.reduce((sum, file) => sum + file.minified, 0)
   console.log('  the writer app, our own code per file (minified, estimated gzip):')
@@ -201,6 +244,16 @@ export async function benchBundleSize(): Promise<Row[]> {
       note: `${own} B minified; gzip estimated as its share of the minified bytes, as for each file and package below. Per file: ${perFileNote}`,
     },
     ...dependencyRows(writer),
+    {
+      name: 'of which the agent adapter (`createAgentStore({ agent })`), bundled though the writer passes `url`',
+      value: kB(writer.gzip - withoutAdapter.gzip),
+      note: `${writer.gzip - withoutAdapter.gzip} B gzip, ${writer.minified - withoutAdapter.minified} B minified: the writer against the same app with transport/connect-run.ts stubbed out (its HttpAgent re-framing in sse.ts goes with it); which link a store gets is known only at run time`,
+    },
+    {
+      name: 'of which the UTF-8 fallback (React Native before 0.85 has no TextDecoder)',
+      value: kB(writer.gzip - withoutUtf8.gzip),
+      note: `${writer.gzip - withoutUtf8.gzip} B gzip, ${writer.minified - withoutUtf8.minified} B minified: the writer against the same app with transport/utf8.ts reduced to the platform's TextDecoder and TextEncoder`,
+    },
     {
       name: 'the writer on createAgentThreads({ url }) with persistence',
       value: kB(threadsPersisted.gzip),
