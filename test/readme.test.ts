@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -60,6 +60,11 @@ describe('the root README', () => {
   it('is at most 15,000 bytes, with no line over 120 characters outside its tables', () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15_000)
     expect(readme.split('\n').filter((line) => line.length > 120 && !line.startsWith('|'))).toEqual([])
+  })
+
+  it('shows a draft waiting for Approve in a picture under 150 kB (test/browser/capture-draft-approve.ts makes it)', () => {
+    expect(readme).toContain('](docs/public/draft-approve.png)')
+    expect(statSync(join(root, 'docs/public/draft-approve.png')).size).toBeLessThan(150_000)
   })
 
   it('links only to files of the repository that exist (or to the guide pages planned on other branches)', () => {
