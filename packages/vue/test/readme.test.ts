@@ -19,11 +19,11 @@ beforeAll(async () => {
 afterAll(() => readme.close())
 
 describe('README', () => {
-  it('has a quick start mirrored by QuickStart.vue: at most 25 lines of at most 100 characters', () => {
+  it('has a quick start mirrored by QuickStart.vue: at most 30 lines of at most 100 characters', () => {
     expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStart.vue', lang: 'vue' })
   })
 
-  it('has a Branches snippet mirrored by QuickStartBranches.vue: at most 25 lines of at most 100 characters', () => {
+  it('has a Branches snippet mirrored by QuickStartBranches.vue: at most 30 lines of at most 100 characters', () => {
     expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStartBranches.vue', lang: 'vue', section: '## Branches' })
   })
 
