@@ -1,9 +1,7 @@
 // What the cross-binding scenarios need from each framework, plus the helpers they share.
 // Each package's test folder implements `BindingHarness` once (packages/<fw>/test/harness.*).
-import { readFileSync } from 'node:fs'
 import { type BaseEvent, EventType } from '@ag-ui/core'
 import type { AgentSnapshot, ReadableAgentStore } from '@agent-state/core'
-import { expect } from 'vitest'
 
 export interface DemoState {
   title: string
@@ -74,11 +72,3 @@ export function changedBeforeSubscribe<TState>(store: ReadableAgentStore<TState>
 
 /** The events of a recording in test/fixtures (JSON is typed loosely; the store validates every event). */
 export const eventsOf = (recording: { events: readonly unknown[] }): BaseEvent[] => recording.events as BaseEvent[]
-
-/** Checks that a package's README quick start (its first code block) is at most ten lines and is exactly `mirror`, a test file that gets compiled. */
-export function expectQuickStartMirrored(testFile: string, mirror: string) {
-  const read = (path: string) => readFileSync(new URL(path, testFile), 'utf8')
-  const code = /```\w*\n([\s\S]*?)```/.exec(read('../README.md'))?.[1] ?? ''
-  expect(code).toBe(read(mirror))
-  expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
-}

@@ -1,6 +1,9 @@
 // What the READMEs tell a new user to set up around their quick start, done for the tests: the example
 // server (examples/server) and a dev-server proxy that sends the app's `/api/agent` to its writer agent.
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { type AgentStore, createAgentStore } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
@@ -105,8 +108,38 @@ export function expectQuickStartWorked({ seen, requests }: Awaited<ReturnType<ty
   ])
 }
 
-/** Checks that the `lang` code block under a README's `section` heading (Quick start by default) is at most ten lines and is exactly `mirror`, a file that gets compiled. */
-export function expectQuickStartMirrored(testFile: string, mirror: string, lang: string, readme = '../README.md', section = '## Quick start') {
+/** The longest line a quick start may have: one a reader takes in at once. */
+const QUICK_START_WIDTH = 100
+/** Long enough for honest formatting, short enough to stay a quick start. */
+const QUICK_START_LINES = 30
+// A path, not `new URL('..', import.meta.url)`: Vite rewrites that into a dev-server address.
+const root = resolve(fileURLToPath(import.meta.url), '../..')
+
+/** `source` as Biome formats it at `path` (so the repository's settings for that path apply). */
+function formattedByBiome(path: string, source: string): string {
+  return execFileSync(resolve(root, 'node_modules/.bin/biome'), ['format', `--stdin-file-path=${path}`], { cwd: root, input: source, encoding: 'utf8' })
+}
+
+export interface QuickStartMirror {
+  /** The test file calling, `import.meta.url`: `mirror` and `readme` are relative to it. */
+  testFile: string
+  /** The file that gets compiled and run, which the block must equal. */
+  mirror: string
+  /** The block's language, after its opening fence. */
+  lang: string
+  readme?: string
+  /** The heading the block follows. */
+  section?: string
+  /** A first line the mirror has and the block leaves out (Solid's JSX pragma). */
+  pragma?: string
+}
+
+/**
+ * Checks that the `lang` code block under a README's `section` heading (Quick start by default) is exactly `mirror`,
+ * a file that gets compiled; that the mirror is as Biome formats it (TypeScript; Biome leaves .vue and .svelte
+ * alone here) with no line over 100 characters; and that the block is at most 30 lines.
+ */
+export function expectQuickStartMirrored({ testFile, mirror, lang, readme = '../README.md', section = '## Quick start', pragma = '' }: QuickStartMirror) {
   const read = (path: string) => readFileSync(new URL(path, testFile), 'utf8')
   const text = read(readme)
   const fence = `\`\`\`${lang}\n`
@@ -114,8 +147,13 @@ export function expectQuickStartMirrored(testFile: string, mirror: string, lang:
   const start = text.indexOf(fence, text.indexOf(section))
   expect(start).toBeGreaterThan(0)
   const code = text.slice(start + fence.length, text.indexOf('```', start + fence.length))
-  expect(code).toBe(read(mirror))
-  expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
+  const source = read(mirror)
+  expect(source.startsWith(pragma)).toBe(true)
+  expect(code).toBe(source.slice(pragma.length))
+  if (lang === 'ts' || lang === 'tsx') expect(formattedByBiome(fileURLToPath(new URL(mirror, testFile)), source)).toBe(source)
+  const lines = code.trimEnd().split('\n')
+  expect(lines.filter((line) => line.length > QUICK_START_WIDTH)).toEqual([])
+  expect(lines.length).toBeLessThanOrEqual(QUICK_START_LINES)
 }
 
 /** A store whose first question was edited once: two versions of it, the edited one shown. */

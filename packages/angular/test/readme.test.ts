@@ -12,8 +12,8 @@ beforeAll(async () => {
 afterAll(() => readme.close())
 
 describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by quick-start.ts', () => {
-    expectQuickStartMirrored(import.meta.url, './quick-start.ts', 'ts')
+  it('has a quick start mirrored by quick-start.ts, as Biome formats it: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './quick-start.ts', lang: 'ts' })
   })
 
   it('runs as written against the example server: write, reject, write, approve, with the buttons the store allows', async () => {

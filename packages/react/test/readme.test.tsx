@@ -22,12 +22,12 @@ beforeAll(async () => {
 afterAll(() => readme.close())
 
 describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by quick-start.tsx', () => {
-    expectQuickStartMirrored(import.meta.url, './quick-start.tsx', 'tsx')
+  it('has a quick start mirrored by quick-start.tsx, as Biome formats it: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './quick-start.tsx', lang: 'tsx' })
   })
 
-  it('has a Branches snippet of at most ten lines, mirrored by quick-start-branches.tsx', () => {
-    expectQuickStartMirrored(import.meta.url, './quick-start-branches.tsx', 'tsx', '../README.md', '## Branches')
+  it('has a Branches snippet mirrored by quick-start-branches.tsx, as Biome formats it: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './quick-start-branches.tsx', lang: 'tsx', section: '## Branches' })
   })
 
   it('has a Branches switcher that shows where the message stands and switches the store', async () => {

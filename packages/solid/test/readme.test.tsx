@@ -1,8 +1,7 @@
 /** @jsxImportSource solid-js */
-import { readFileSync } from 'node:fs'
 import { render } from 'solid-js/web'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { expectQuickStartWorked, type ReadmeServer, startReadmeServer, useQuickStart } from '../../../test/readme-server'
+import { expectQuickStartMirrored, expectQuickStartWorked, type ReadmeServer, startReadmeServer, useQuickStart } from '../../../test/readme-server'
 import { Writer } from './quick-start'
 
 let readme: ReadmeServer
@@ -15,15 +14,8 @@ afterAll(() => readme.close())
 const pragma = '/** @jsxImportSource solid-js */\n'
 
 describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by quick-start.tsx (after its JSX pragma)', () => {
-    const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
-    const text = read('../README.md')
-    const start = text.indexOf('```tsx\n', text.indexOf('## Quick start')) + '```tsx\n'.length
-    const code = text.slice(start, text.indexOf('```', start))
-    const mirror = read('./quick-start.tsx')
-    expect(mirror.startsWith(pragma)).toBe(true)
-    expect(code).toBe(mirror.slice(pragma.length))
-    expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10)
+  it('has a quick start mirrored by quick-start.tsx (after its JSX pragma), as Biome formats it: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './quick-start.tsx', lang: 'tsx', pragma })
   })
 
   it('runs as written against the example server: write, reject, write, approve, with the buttons the store allows', async () => {

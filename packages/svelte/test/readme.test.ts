@@ -19,12 +19,12 @@ beforeAll(async () => {
 afterAll(() => readme.close())
 
 describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by QuickStart.svelte', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStart.svelte', 'svelte')
+  it('has a quick start mirrored by QuickStart.svelte: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStart.svelte', lang: 'svelte' })
   })
 
-  it('has a Branches snippet of at most ten lines, mirrored by QuickStartBranches.svelte', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStartBranches.svelte', 'svelte', '../README.md', '## Branches')
+  it('has a Branches snippet mirrored by QuickStartBranches.svelte: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStartBranches.svelte', lang: 'svelte', section: '## Branches' })
   })
 
   it('has a Branches switcher that shows where the message stands and switches the store', async () => {

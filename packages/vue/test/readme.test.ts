@@ -19,12 +19,12 @@ beforeAll(async () => {
 afterAll(() => readme.close())
 
 describe('README', () => {
-  it('has a quick start of at most ten lines, mirrored by QuickStart.vue', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStart.vue', 'vue')
+  it('has a quick start mirrored by QuickStart.vue: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStart.vue', lang: 'vue' })
   })
 
-  it('has a Branches snippet of at most ten lines, mirrored by QuickStartBranches.vue', () => {
-    expectQuickStartMirrored(import.meta.url, './QuickStartBranches.vue', 'vue', '../README.md', '## Branches')
+  it('has a Branches snippet mirrored by QuickStartBranches.vue: at most 30 lines of at most 100 characters', () => {
+    expectQuickStartMirrored({ testFile: import.meta.url, mirror: './QuickStartBranches.vue', lang: 'vue', section: '## Branches' })
   })
 
   it('has a Branches switcher that shows where the message stands and switches the store', async () => {
