@@ -16,7 +16,7 @@ const biomeFormat = (text: string, path: string) =>
 /** The code alone, as the formatter lays it out: line comments and blank lines left out. */
 const codeOf = (text: string) => biomeFormat(text.replace(/[ \t]*\/\/.*$/gm, '').replace(/\n\s*\n/g, '\n'), 'test/readme-quick-start.tsx')
 
-/** Pages the docs plan gives to other branches: the README links to them before they are merged here. */
+/** The guides, each linked from the README's documentation table. */
 const guides = [
   'getting-started',
   'react',

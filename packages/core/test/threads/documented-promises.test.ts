@@ -1,11 +1,11 @@
-// Sentences of the README ("Threads and reloads") that no other test would notice breaking: each
-// test is titled by the promise it quotes.
+// Promises the threads guide (docs/guides/threads-and-persistence.md) makes that no other test would
+// notice breaking: each test is titled by the promise it quotes.
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type AgentStore, createAgentStore, createAgentThreads, persistThread, serializeThread } from '../src'
-import { MapStorage, SteppedAgent, sleep } from './threads/support-threads'
+import { type AgentStore, createAgentStore, createAgentThreads, persistThread, serializeThread } from '../../src'
+import { MapStorage, SteppedAgent, sleep } from './support-threads'
 
 type Doc = Record<string, unknown>
 const initialState: Doc = { document: 'first' }
