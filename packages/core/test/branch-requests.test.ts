@@ -5,6 +5,7 @@
 // 'new-thread' sends each fork on a server thread of its own, every earlier message a copy there
 // under a fresh id, and each branch goes on on its own thread after a switch or a reload.
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
+import { Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, type Branching, createAgentStore, restoreThread, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
@@ -390,6 +391,36 @@ describe("branching: 'new-thread': each fork is a server thread of its own, ever
     await restored.run({ message: { id: 'u4', role: 'user', content: 'owls' } })
     expect(reloaded.inputs[1]!.threadId).toBe(threadId)
     expect(reloaded.inputs[1]!.messages.slice(0, 4)).toStrictEqual([u1, a1, u2, a2])
+  })
+
+  it('reconnect() of a fork whose stream dropped connects on the branch thread, with the copies', async () => {
+    class Reconnecting extends ScriptedAgent {
+      readonly connects: RunAgentInput[] = []
+      protected override connect(input: RunAgentInput): Observable<BaseEvent> {
+        this.connects.push(structuredClone(input))
+        return new Observable<BaseEvent>((subscriber) => {
+          for (const event of keepingThreadsById(input)) subscriber.next(event)
+          subscriber.complete()
+        })
+      }
+    }
+    // The fork's stream ends after its answer began, before RUN_FINISHED.
+    const dropped = (input: RunAgentInput) => keepingThreadsById(input).slice(0, 4)
+    const agent = new Reconnecting({ runs: [keepingThreadsById, keepingThreadsById, dropped, keepingThreadsById] })
+    const store = createAgentStore<Notes>({ agent, initialState: { topic: '' }, branching: 'new-thread', onError: () => {} })
+    const { threadId } = store.getState()
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    const a1 = store.getState().messages[1]!
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    expect(store.getState().error).toMatchObject({ code: 'TRANSPORT', reason: 'incomplete' })
+    const fork = agent.inputs[2]!.runId
+    await store.reconnect()
+    const [connect] = agent.connects
+    expect(connect!.threadId).toBe(`${threadId}~${fork}`)
+    expect(ids(connect!.messages)).toStrictEqual([`u1~${fork}`, `${a1.id}~${fork}`, store.getState().messages[2]!.id])
+    expect(ids(store.getState().messages)).toStrictEqual(['u1', a1.id, store.getState().messages[2]!.id, `a-${fork}`])
+    expect(store.getState()).toMatchObject({ status: 'idle', error: undefined })
   })
 
   it("a saved branch thread that is not a string, or a copy's id that is not one, is damage: RESTORE damaged, the store starts clean", async () => {
