@@ -5,9 +5,9 @@
 // the branch sent as the truth (the default `branching: 'history'`), and so does Mastra without
 // memory; LangGraph forks from its own checkpoints with `branching: 'langgraph'`; Mastra with memory
 // appends whatever it is sent on a thread it holds, and branches with `branching: 'new-thread'`.
-import type { Message } from '@ag-ui/core'
+import type { Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, type Session, script, servers, session, type Via } from './support'
+import { bodies, type Session, script, serverLog, servers, session, type Via } from './support'
 
 interface Notes {
   document: string
@@ -372,6 +372,33 @@ describe.each(['HttpAgent', 'url'] as const)(
     })
   },
 )
+
+describe("CopilotKit with branching: 'new-thread' (it needs none): a fork on a new thread works there too", () => {
+  it('its RUN_STARTED echoes the copies it was sent as new to the thread; the store maps them back and adds none', async () => {
+    const base = servers.copilotkit
+    const { store, threadId } = await echoing(
+      base,
+      session<Notes>(`${base}/api/agent/writer/run`, { initialState: { document: 'Empty' }, branching: 'new-thread' }),
+    )
+    await store.run({ message: 'Q1' })
+    await store.run({ message: 'Q2' })
+    const [U1, A1, U2] = store.getState().messages as [Message, Message, Message]
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const log = await serverLog(base, threadId)
+    const forked = log[2]!.body as RunAgentInput
+    expect(forked.threadId).toBe(`${threadId}~${forked.runId}`)
+    const started = log[2]!.events.find((event) => (event as { type: string }).type === 'RUN_STARTED') as { input?: { messages: Message[] } }
+    expect(started.input!.messages.map((message) => message.id)).toEqual([
+      `${U1.id}~${forked.runId}`,
+      `${A1.id}~${forked.runId}`,
+      store.getState().messages[2]!.id,
+    ])
+    const after = store.getState().messages
+    expect(after.slice(0, 2)).toEqual([U1, A1])
+    expect(after).toHaveLength(4)
+    expectAnswered(after)
+  })
+})
 
 describe.each(['HttpAgent', 'url'] as const)(
   "Mastra without memory through %s, the default branching: 'history': the history sent is the branch",
