@@ -2,14 +2,16 @@
 // through both transports, with the exact request each fork sends, the history the model saw (every
 // turn is scripted as `echoHistory`, so an answer lists the history the server gave its model), the
 // messages and `branches` of the store, and the state each branch comes back with. CopilotKit takes
-// the branch sent as the truth (the default `branching: 'history'`); LangGraph forks from its own
-// checkpoints with `branching: 'langgraph'`; Mastra with memory appends whatever it is sent.
-import type { Message } from '@ag-ui/core'
+// the branch sent as the truth (the default `branching: 'history'`), and so does Mastra without
+// memory; LangGraph forks from its own checkpoints with `branching: 'langgraph'`; Mastra with memory
+// appends whatever it is sent on a thread it holds, and branches with `branching: 'new-thread'`.
+import type { Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, type Session, script, servers, session, type Via } from './support'
+import { bodies, type Session, script, serverLog, servers, session, type Via } from './support'
 
 interface Notes {
   document: string
+  title?: string
 }
 
 /** What the model answers when given these messages: `historyText` of servers/control.ts. */
@@ -254,8 +256,195 @@ describe('servers that keep the thread, with the default branching: the fork is 
     expect(answer.content).toBe(echoOf(seen))
   })
 
-  it('Mastra with memory appends the edit after A2: a branch there needs a new thread (not built)', async () => {
+  it("Mastra with memory appends the edit after A2 (branching: 'new-thread' is what forks it)", async () => {
     const { answer, seen } = await editedOn(servers.mastra, `${servers.mastra}/writer`)
     expect(answer.content).toBe(echoOf(seen))
   })
 })
+
+describe.each(['HttpAgent', 'url'] as const)(
+  "Mastra with memory through %s with branching: 'new-thread': each branch a server thread of its own",
+  (via: Via) => {
+    const base = servers.mastra
+    const url = `${base}/writer`
+    /** The messages as copies on the branch thread of the fork run `runId`. */
+    const copies = (runId: string, ...messages: Message[]) => messages.map((message) => ({ ...message, id: `${message.id}~${runId}` }))
+
+    /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
+    async function twoExchanges() {
+      const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' }, branching: 'new-thread' }, via))
+      await s.store.run({ message: 'Q1' })
+      s.store.setState({ document: 'Written after Q1' })
+      await s.store.run({ message: 'Q2' })
+      const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+      expectAnswered([U1, A1, U2, A2])
+      return { ...s, U1, A1, U2, A2 }
+    }
+
+    it('edit() sends the branch on a new thread, every earlier message a copy there; the model sees that branch, and the next run continues it there', async () => {
+      const { store, threadId, U1, A1, U2 } = await twoExchanges()
+      const [first, second] = await bodies(base, threadId)
+      await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+
+      const forked = (await bodies(base, threadId))[2]!
+      const edited = store.getState().messages[2]!
+      expect(edited).toEqual({ id: expect.any(String), role: 'user', content: 'Q2 edited' })
+      expect(forked).toMatchObject({
+        threadId: `${threadId}~${forked.runId}`,
+        messages: [...copies(forked.runId, U1, A1), edited],
+        state: second!.state,
+        parentRunId: first!.runId,
+      })
+      const after = store.getState()
+      expect(after.messages.slice(0, 3)).toEqual([U1, A1, edited])
+      expect(after.messages).toHaveLength(4)
+      expectAnswered(after.messages)
+      expect(after.branches).toEqual({ [edited.id]: { index: 1, count: 2 } })
+      expect(after).toMatchObject({ threadId, status: 'idle', error: undefined, state: { document: 'Written after Q1' } })
+
+      await store.run({ message: 'Q3' })
+      const next = (await bodies(base, threadId))[3]!
+      expect(next.threadId).toBe(forked.threadId)
+      expect(next.messages.slice(0, 4)).toEqual([...copies(forked.runId, U1, A1), edited, after.messages[3]])
+      const continued = store.getState().messages
+      expect(continued.slice(0, 4)).toEqual(after.messages)
+      expect(continued).toHaveLength(6)
+      expectAnswered(continued)
+    })
+
+    it('regenerate() sends the branch through the question as copies on a new thread; the model sees it without A2', async () => {
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      await store.regenerate()
+      const again = (await bodies(base, threadId))[2]!
+      expect(again).toMatchObject({ threadId: `${threadId}~${again.runId}`, messages: copies(again.runId, U1, A1, U2) })
+      const after = store.getState()
+      const A2b = after.messages[3]!
+      expect(after.messages.slice(0, 3)).toEqual([U1, A1, U2])
+      expect(A2b.id).not.toBe(A2.id)
+      expect(A2b.content).toBe(A2.content)
+      expect(after.messages).toHaveLength(4)
+      expect(after.branches).toEqual({ [A2b.id]: { index: 1, count: 2 } })
+
+      await store.run({ message: 'Q3' })
+      expect((await bodies(base, threadId))[3]!.threadId).toBe(again.threadId)
+      expectAnswered(store.getState().messages)
+      expect(store.getState().messages.slice(0, 4)).toEqual(after.messages)
+    })
+
+    it("switching back, run() continues the older branch on the store's thread, which the fork left intact; back on the edited branch, on its own", async () => {
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      store.setState({ document: 'Written after Q2' })
+      await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+      const edited = store.getState().messages.slice()
+
+      await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
+      expect(store.getState()).toMatchObject({ threadId, messages: [U1, A1, U2, A2], state: { document: 'Written after Q2' } })
+      await store.run({ message: 'Q3' })
+      const older = (await bodies(base, threadId))[3]!
+      expect(older).toMatchObject({ threadId, messages: [U1, A1, U2, A2, { role: 'user', content: 'Q3' }], state: { document: 'Written after Q2' } })
+      const oldBranch = store.getState()
+      // Memory still holds U1, A1, U2, A2 on this thread: the model saw them all.
+      expectAnswered(oldBranch.messages)
+      expect(oldBranch.messages).toHaveLength(6)
+      expect(oldBranch.state).toEqual({ document: 'Written after Q2' })
+
+      await store.switchBranch({ messageId: U2.id, index: 1 })
+      expect(store.getState().messages).toEqual(edited)
+      await store.run({ message: 'Q4' })
+      const newer = (await bodies(base, threadId))[4]!
+      expect(newer.threadId).toBe((await bodies(base, threadId))[2]!.threadId)
+      const newBranch = store.getState().messages
+      expect(newBranch.slice(0, 4)).toEqual(edited)
+      expect(texts(newBranch.slice(4))).toEqual(['user:Q4', `assistant:${echoOf(newBranch.slice(0, 5))}`])
+    })
+
+    it('working memory is one per resource, shared by the branches: the state sent wins on its keys, a key only the other branch set stays', async () => {
+      const { store, U2 } = await twoExchanges()
+      await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+      store.setState({ document: 'On the edited branch', title: 'Edited' })
+      await store.run({ message: 'Q3' })
+      expect(store.getState().state).toEqual({ document: 'On the edited branch', title: 'Edited' })
+
+      await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
+      expect(store.getState().state).toEqual({ document: 'Written after Q1' })
+      await store.run({ message: 'Q3' })
+      expect(store.getState().state).toEqual({ document: 'Written after Q1', title: 'Edited' })
+    })
+  },
+)
+
+describe("CopilotKit with branching: 'new-thread' (it needs none): a fork on a new thread works there too", () => {
+  it('its RUN_STARTED echoes the copies it was sent as new to the thread; the store maps them back and adds none', async () => {
+    const base = servers.copilotkit
+    const { store, threadId } = await echoing(
+      base,
+      session<Notes>(`${base}/api/agent/writer/run`, { initialState: { document: 'Empty' }, branching: 'new-thread' }),
+    )
+    await store.run({ message: 'Q1' })
+    await store.run({ message: 'Q2' })
+    const [U1, A1, U2] = store.getState().messages as [Message, Message, Message]
+    await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+    const log = await serverLog(base, threadId)
+    const forked = log[2]!.body as RunAgentInput
+    expect(forked.threadId).toBe(`${threadId}~${forked.runId}`)
+    const started = log[2]!.events.find((event) => (event as { type: string }).type === 'RUN_STARTED') as { input?: { messages: Message[] } }
+    expect(started.input!.messages.map((message) => message.id)).toEqual([
+      `${U1.id}~${forked.runId}`,
+      `${A1.id}~${forked.runId}`,
+      store.getState().messages[2]!.id,
+    ])
+    const after = store.getState().messages
+    expect(after.slice(0, 2)).toEqual([U1, A1])
+    expect(after).toHaveLength(4)
+    expectAnswered(after)
+  })
+})
+
+describe.each(['HttpAgent', 'url'] as const)(
+  "Mastra without memory through %s, the default branching: 'history': the history sent is the branch",
+  (via: Via) => {
+    const base = servers.mastra
+    const url = `${base}/writer-without-memory`
+
+    async function twoExchanges() {
+      const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, via))
+      await s.store.run({ message: 'Q1' })
+      s.store.setState({ document: 'Written after Q1' })
+      await s.store.run({ message: 'Q2' })
+      const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+      expectAnswered([U1, A1, U2, A2])
+      return { ...s, U1, A1, U2, A2 }
+    }
+
+    it('edit() and regenerate() are sent on the same thread as the branch, and the model sees that branch', async () => {
+      const { store, threadId, U1, A1, U2 } = await twoExchanges()
+      await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+      const forked = (await bodies(base, threadId))[2]!
+      const edited = store.getState().messages[2]!
+      expect(forked).toMatchObject({ threadId, messages: [U1, A1, edited], state: { document: 'Written after Q1' } })
+      expectAnswered(store.getState().messages)
+      expect(store.getState().messages).toHaveLength(4)
+
+      await store.regenerate()
+      const again = (await bodies(base, threadId))[3]!
+      expect(again).toMatchObject({ threadId, messages: [U1, A1, edited] })
+      const after = store.getState()
+      expectAnswered(after.messages)
+      expect(after.branches).toEqual({ [edited.id]: { index: 1, count: 2 }, [after.messages[3]!.id]: { index: 1, count: 2 } })
+      // No working memory: no state events, the store's own state stays.
+      expect(after.state).toEqual({ document: 'Written after Q1' })
+    })
+
+    it('switching back, run() sends the older branch and the model sees it', async () => {
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      await store.edit({ messageId: U2.id, content: 'Q2 edited' })
+      await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
+      await store.run({ message: 'Q3' })
+      const continued = (await bodies(base, threadId))[3]!
+      expect(continued).toMatchObject({ threadId, messages: [U1, A1, U2, A2, { role: 'user', content: 'Q3' }] })
+      const after = store.getState().messages
+      expect(after).toHaveLength(6)
+      expectAnswered(after)
+    })
+  },
+)

@@ -204,7 +204,7 @@ export interface AgUiEventStream {
 }
 
 /** How a forked run is sent (`AgentStoreOptions.branching`). */
-export type Branching = 'history' | 'langgraph'
+export type Branching = 'history' | 'langgraph' | 'new-thread'
 
 export interface AgentStoreOptions<TState> {
   /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
@@ -256,6 +256,11 @@ export interface AgentStoreOptions<TState> {
    * the server's snapshots back), and a request the server would append to another branch than the
    * one shown is refused with `BRANCH` (`server-branch`): run() on a branch switched to, and a fork
    * below where that branch parts from the server's (a fork at or above it is sent, and continues).
+   * `'new-thread'`: for servers that keep each thread's history by message id (Mastra with memory):
+   * a fork is sent on a server thread of its own (`<threadId>~<runId>`) with every message before it
+   * under a fresh id there (`<messageId>~<runId>`), mapped back to the store's ids; each branch
+   * keeps its server thread, so run() after a switch goes on where that branch's history is. The
+   * old thread is left as it was; `threadId` in the snapshot stays the store's own.
    */
   branching?: Branching
   /** Fields that identify array elements when the user's edits are carried over the server's changes (default `['id', 'key']`). */

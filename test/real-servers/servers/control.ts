@@ -53,9 +53,12 @@ const log: LoggedRun[] = []
 /** The thread of the request being served, for models that cannot see it (the AI SDK ones). */
 export const requestThread = new AsyncLocalStorage<string>()
 
-/** The next scripted turn for a thread, else from the server-wide queue '*'. */
+/**
+ * The next scripted turn for a thread, else from the server-wide queue '*'. A store's branch thread
+ * (`<threadId>~<runId>`, branching 'new-thread') plays its thread's script.
+ */
 export function nextTurn(threadId: string = requestThread.getStore() ?? '*'): Turn | undefined {
-  const queue = scripts.get(threadId) ?? scripts.get('*')
+  const queue = scripts.get(threadId) ?? scripts.get(storeThreadOf(threadId)) ?? scripts.get('*')
   return queue?.shift()
 }
 
@@ -85,8 +88,12 @@ export function logRun(path: string, body: unknown): LoggedRun {
   return entry
 }
 
+/** The store's thread a request's thread belongs to: itself, or the thread a branch thread (`<threadId>~<runId>`) was forked from. */
+export const storeThreadOf = (threadId: string) => threadId.split('~')[0]!
+
 /**
- * Handles the control routes: POST /__script {threadId, turns, replace?}, GET /__log?threadId=…, POST /__reset.
+ * Handles the control routes: POST /__script {threadId, turns, replace?}, GET /__log?threadId=… (the
+ * runs of that thread and of its branch threads), POST /__reset.
  * Returns false for any other request.
  */
 export async function handleControl(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
@@ -99,7 +106,7 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
   }
   if (request.method === 'GET' && url.pathname === '/__log') {
     const threadId = url.searchParams.get('threadId')
-    sendJson(response, 200, threadId ? log.filter((run) => threadOf(run.body) === threadId) : log)
+    sendJson(response, 200, threadId ? log.filter((run) => storeThreadOf(String(threadOf(run.body))) === threadId) : log)
     return true
   }
   if (request.method === 'POST' && url.pathname === '/__reset') {

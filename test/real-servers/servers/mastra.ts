@@ -1,6 +1,7 @@
 // Mastra, offline: @ag-ui/mastra's MastraAgent over a @mastra/core Agent with a scripted AI SDK model,
 // resource-scoped working memory (streamed as STATE_SNAPSHOT + STATE_DELTA) and a write_document
-// tool that suspends for approval. Served as AG-UI over HTTP/SSE at POST /writer.
+// tool that suspends for approval. Served as AG-UI over HTTP/SSE at POST /writer; the same agent
+// without memory (the history it is sent is all it knows) at POST /writer-without-memory.
 import { MastraAgent } from '@ag-ui/mastra'
 import { Agent } from '@mastra/core/agent'
 import { Mastra } from '@mastra/core/mastra'
@@ -9,7 +10,7 @@ import { createTool } from '@mastra/core/tools'
 import { Memory } from '@mastra/memory'
 import { z } from 'zod'
 import { scriptedModel } from './ai-sdk-model'
-import { handleControl, listen, logRun, readBody, requestThread, writeEvent } from './control'
+import { handleControl, listen, logRun, readBody, requestThread, storeThreadOf, writeEvent } from './control'
 
 const writeDocument = createTool({
   id: 'write_document',
@@ -46,18 +47,23 @@ const writer = new Agent({
   tools: { write_document: writeDocument },
   memory,
 })
-const mastra = new Mastra({ agents: { writer }, storage, logger: false })
+const writerWithoutMemory = new Agent({ id: 'writerWithoutMemory', name: 'writerWithoutMemory', instructions: 'You write documents.', model: scriptedModel() })
+const mastra = new Mastra({ agents: { writer, writerWithoutMemory }, storage, logger: false })
+const routes: Record<string, string> = { '/writer': 'writer', '/writer-without-memory': 'writerWithoutMemory' }
 
 await listen(async (request, response) => {
   if (await handleControl(request, response)) return
-  if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/writer') {
+  const agentId = routes[new URL(request.url ?? '/', 'http://127.0.0.1').pathname]
+  if (request.method !== 'POST' || agentId === undefined) {
     response.writeHead(404).end()
     return
   }
   const input = JSON.parse(await readBody(request))
   const run = logRun(request.url!, input)
-  // One resource per thread, so that tests on other threads never share a working memory.
-  const agent = new MastraAgent({ agentId: 'writer', agent: mastra.getAgent('writer'), resourceId: `user-${input.threadId}` })
+  // One resource per store thread, so that tests on other threads never share a working memory; a
+  // store's branch threads share its resource, as the threads of one user of an app do.
+  const resourceId = `user-${storeThreadOf(String(input.threadId))}`
+  const agent = new MastraAgent({ agentId, agent: mastra.getAgent(agentId as 'writer'), resourceId })
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   await new Promise<void>((resolve) => {
     // Subscribed inside the thread's context: the model plays the script of this request's thread.

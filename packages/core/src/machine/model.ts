@@ -151,6 +151,8 @@ export interface Branch<S> {
   readonly server: S
   readonly drafts: readonly Draft[]
   readonly settings: RunSettings
+  /** Branching 'new-thread': the server thread the branch is sent on, when not the store's own. */
+  readonly thread?: string | undefined
 }
 
 /** A user message as it was sent: what an edit of it, or a new answer to it, starts from. */
@@ -173,6 +175,10 @@ export interface Tree<S> {
   readonly wireIds?: Readonly<Record<string, string>> | undefined
   /** Branching 'langgraph': the server ids of the branch the server's thread holds, once the view has left it. */
   readonly serverBranch?: readonly string[] | undefined
+  /** Branching 'new-thread': the server thread the current branch is sent on, when not the store's own. */
+  readonly thread?: string | undefined
+  /** Branching 'new-thread': for each server thread of a branch, the id each message has there (local id → id on that thread). */
+  readonly threadWireIds?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined
 }
 
 export const noSettings: RunSettings = { tools: [], context: [], forwardedProps: {} }

@@ -30,7 +30,19 @@ import {
 import { ownCopy } from './owned'
 import { parsePredictState } from './predictions'
 import { failRun, finishRun } from './run-end'
-import { branchesOf, branchStep, followBranch, fromWire, refuseOffServerBranch, rememberSent, type StartFork, type TreeInput, toWire } from './tree'
+import {
+  branchesOf,
+  branchStep,
+  followBranch,
+  fromWire,
+  hasWireIds,
+  refuseOffServerBranch,
+  rememberSent,
+  type StartFork,
+  serverThreadOf,
+  type TreeInput,
+  toWire,
+} from './tree'
 
 export type { MachineConfig, Memo } from './config'
 export type { Effect, Step } from './model'
@@ -156,7 +168,7 @@ const startFork =
     const given = (key: keyof RunSettings) => (options[key] === undefined ? model.settings[key] : options[key])
     const settings = { tools: given('tools'), context: given('context'), forwardedProps: given('forwardedProps') } as RunSettings
     const step = startRequest(model, runId, added, settings, undefined, options.timeoutMs ?? config.timeoutMs, config)
-    if (parentRunId === undefined && config.branching === 'history') return step
+    if (parentRunId === undefined && config.branching !== 'langgraph') return step
     const [effect] = step.effects as [Extract<Effect, { type: 'start' }>]
     const input = { ...effect.input, ...(parentRunId === undefined ? {} : { parentRunId }) }
     if (config.branching === 'langgraph') input.messages = [{ id: `fork-${runId}`, role: 'system', content: forkNote }, ...input.messages]
@@ -177,6 +189,9 @@ function isOrphanOfAnswer<S>(model: Model<S>, toolCallId: string): boolean {
   if (!model.run?.resumedCalls.includes(toolCallId)) return false
   return !model.snapshot.messages.some((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId))
 }
+
+/** The events that list messages by id: the snapshot, and the input a RUN_STARTED may echo. */
+const listsMessages = (type: string) => type === EventType.MESSAGES_SNAPSHOT || type === EventType.RUN_STARTED
 
 const isTerminal = (type: unknown) => type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR
 
@@ -257,8 +272,8 @@ function endedRequest<S>(ended: { model: Model<S>; effects: readonly Effect[] },
 }
 
 function reduceOne<S>(model: Model<S>, given: Event, effects: Effect[], config: MachineConfig<S>, memo: Memo<S>): Model<S> {
-  // Branching 'langgraph': the server names an edited message by the id of the one it replaced.
-  const event = given.type === EventType.MESSAGES_SNAPSHOT && model.tree?.wireIds ? fromWire(model, given as MessagesSnapshotEvent) : given
+  // The server may know a message by another id (an edit under the id it replaced, a copy on a branch's thread).
+  const event = listsMessages(given.type) && hasWireIds(model.tree) ? fromWire(model, given as MessagesSnapshotEvent | RunStartedEvent) : given
   const snapshot = reduceEvent(model.snapshot, event, config.rules.limits)
   // The events that stream by the thousand first: a switch on strings tests its cases in order.
   switch (event.type) {
@@ -544,7 +559,7 @@ export function startRequest<S>(
 function runInput<S>(model: Model<S>, runId: string, config: MachineConfig<S>): RunAgentInput {
   const { snapshot, settings } = model
   return {
-    threadId: snapshot.threadId,
+    threadId: serverThreadOf(model),
     runId,
     state: snapshot.committed,
     messages: toWire(model.tree, config.messagesForServer(snapshot.messages)),

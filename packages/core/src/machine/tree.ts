@@ -1,4 +1,4 @@
-import type { Message, MessagesSnapshotEvent } from '@ag-ui/core'
+import type { Message, MessagesSnapshotEvent, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { messagesForServer } from '../snapshot/messages'
 import type { AgentSnapshot, Branching, BranchPosition, RunOptions } from '../types'
@@ -14,6 +14,11 @@ import { type Branch, type Model, refused, type Sent, type Step, type Tree } fro
 // edited message keeps, on the wire, the id of the message it replaces (`wireIds`), and once the
 // view leaves the branch the server holds (`serverBranch`), a request is sent only where the server
 // can fork, never one it would append to its other branch.
+//
+// With branching 'new-thread' (Mastra with memory, which keeps each thread's history and moves a
+// message to whichever thread last sent its id) every fork is a server thread of its own: the
+// branch up to the fork goes there under fresh ids (`threadWireIds`), and each branch remembers its
+// thread (`thread`), so a run after a switch goes on where that branch's history is.
 
 export type TreeInput =
   | { type: 'edit'; messageId: string; content: string; newMessageId: string; runId: string; options: RunOptions }
@@ -43,7 +48,10 @@ const branchError = (command: TreeInput['type'] | 'run', reason: Why, messageId 
 const forkKey = (messages: readonly Message[], index: number) => (index > 0 ? messages[index - 1]!.id : '')
 
 /** The current branch, to put away. */
-const shelve = <S>({ snapshot, server, drafts, settings }: Model<S>): Branch<S> => ({ snapshot, server, drafts, settings })
+function shelve<S>({ snapshot, server, drafts, settings, tree }: Model<S>): Branch<S> {
+  const thread = tree?.thread
+  return thread === undefined ? { snapshot, server, drafts, settings } : { snapshot, server, drafts, settings, thread }
+}
 
 /** Remembers a user message sent with a run: the committed state and the run before it. */
 export function rememberSent<S>(model: Model<S>, messageId: string): Model<S> {
@@ -56,7 +64,7 @@ export function rememberSent<S>(model: Model<S>, messageId: string): Model<S> {
 export function branchStep<S>(model: Model<S>, input: TreeInput, refusal: AgentStoreError | undefined, start: StartFork<S>, branching: Branching): Step<S> {
   if (refusal) return refused(model, refusal)
   if (input.type === 'switchBranch') return switchBranch(model, input.messageId, input.index, branching)
-  return input.type === 'edit' ? edit(model, input, start, branching) : regenerate(model, input, start)
+  return input.type === 'edit' ? edit(model, input, start, branching) : regenerate(model, input, start, branching)
 }
 
 function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, start: StartFork<S>, branching: Branching): Step<S> {
@@ -68,11 +76,12 @@ function edit<S>(model: Model<S>, input: Extract<TreeInput, { type: 'edit' }>, s
   if (off !== undefined) return refused(model, branchError('edit', 'server-branch', off))
   const edited: Message = { ...original, id: input.newMessageId, content: input.content }
   const { forked, sent } = fork(model, at, input.newMessageId)
-  const wired = branching === 'langgraph' ? withWireId(forked, input.newMessageId, original.id) : forked
+  const wired =
+    branching === 'langgraph' ? withWireId(forked, input.newMessageId, original.id) : branching === 'new-thread' ? onNewThread(forked, input.runId) : forked
   return start(rememberSent(wired, input.newMessageId), input.runId, [edited], input.options, sent?.parentRunId)
 }
 
-function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regenerate' }>, start: StartFork<S>): Step<S> {
+function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regenerate' }>, start: StartFork<S>, branching: Branching): Step<S> {
   const { messages } = model.snapshot
   const target = input.messageId ?? messages.findLast((message) => message.role === 'assistant')?.id
   const at = messages.findIndex((message) => message.id === target)
@@ -93,8 +102,9 @@ function regenerate<S>(model: Model<S>, input: Extract<TreeInput, { type: 'regen
   if (off !== undefined) return refused(model, branchError('regenerate', 'server-branch', off))
   // The new answer is a version of the first message after the question, once it comes.
   const { forked, sent } = fork(model, asked + 1, undefined)
+  const wired = branching === 'new-thread' ? onNewThread(forked, input.runId) : forked
   const pending = { after: messages[asked]!.id, replaced: messages[asked + 1]!.id }
-  return start({ ...forked, tree: { ...forked.tree!, pending } }, input.runId, [], input.options, sent?.parentRunId)
+  return start({ ...wired, tree: { ...wired.tree!, pending } }, input.runId, [], input.options, sent?.parentRunId)
 }
 
 /**
@@ -145,13 +155,17 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const serverBranch = branching === 'langgraph' ? (left.serverBranch ?? serverIds(left, messages)) : undefined
   const tree = serverBranch ? { ...left, serverBranch } : left
   const { [target!]: branch, ...others } = tree.shelved
-  const shown = unshelve(model, branch!, branch!.snapshot.error)
-  return { model: { ...shown, run: undefined, rejoin: undefined, tree: { ...tree, shelved: { ...others, [messageId]: shelve(model) } } }, effects: [] }
+  const shown = unshelve(model, branch!, branch!.snapshot.error, { ...tree, shelved: { ...others, [messageId]: shelve(model) } })
+  return { model: { ...shown, run: undefined, rejoin: undefined }, effects: [] }
 }
 
-/** A branch put away, shown again in this thread (`error`: the snapshot's error from now on). */
-function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings }: Branch<S>, error: AgentSnapshot<S>['error']): Model<S> {
-  return { ...model, snapshot: { ...snapshot, threadId: model.snapshot.threadId, requesting: false, error }, server, drafts, settings }
+/**
+ * A branch put away, shown again in this thread (`error`: the snapshot's error from now on), with
+ * `tree` as the tree, sending on the branch's own server thread.
+ */
+function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings, thread }: Branch<S>, error: AgentSnapshot<S>['error'], tree: Tree<S>): Model<S> {
+  const shown: AgentSnapshot<S> = { ...snapshot, threadId: model.snapshot.threadId, requesting: false, error }
+  return { ...model, snapshot: shown, server, drafts, settings, tree: tree.thread === thread ? tree : { ...tree, thread } }
 }
 
 /**
@@ -173,7 +187,7 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   }
   if (model.request) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
-  return { ...unshelve(model, branch!, model.snapshot.error), tree: { ...tree, shelved, pending: undefined } }
+  return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
 }
 
 const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})
@@ -207,8 +221,27 @@ export function branchesOf(messages: readonly Message[], tree: Tree<unknown> | u
   return same && count === Object.keys(previous).length ? previous : count === 0 ? noBranches : branches
 }
 
+/** The ids the server thread of the current branch knows its messages by, where they differ from the store's. */
+const wireIdsOf = (tree: Tree<unknown> | undefined) => (tree?.thread === undefined ? tree?.wireIds : tree.threadWireIds?.[tree.thread])
+
 /** The id the server knows a message by. */
-const wireIdOf = (tree: Tree<unknown> | undefined, id: string) => tree?.wireIds?.[id] ?? id
+const wireIdOf = (tree: Tree<unknown> | undefined, id: string) => wireIdsOf(tree)?.[id] ?? id
+
+/** The thread a request of the current branch goes to: its own server thread, or the store's. */
+export const serverThreadOf = <S>(model: Model<S>): string => model.tree?.thread ?? model.snapshot.threadId
+
+/**
+ * Branching 'new-thread': the fork run `runId` goes to a server thread of its own, named after the
+ * store's thread and the run, where every message of the branch so far is a copy under a fresh id
+ * (a server that keeps history by message id would otherwise move them out of the other thread).
+ */
+function onNewThread<S>(model: Model<S>, runId: string): Model<S> {
+  const tree = model.tree!
+  const thread = `${model.snapshot.threadId}~${runId}`
+  const wireIds: Record<string, string> = {}
+  for (const message of model.snapshot.messages) wireIds[message.id] = `${message.id}~${runId}`
+  return { ...model, tree: { ...tree, thread, threadWireIds: { ...tree.threadWireIds, [thread]: wireIds } } }
+}
 
 const serverIds = (tree: Tree<unknown> | undefined, messages: readonly Message[]) => messagesForServer(messages).map((message) => wireIdOf(tree, message.id))
 
@@ -243,9 +276,9 @@ export function refuseOffServerBranch<S>(model: Model<S>): Step<S> | undefined {
   return off === undefined ? undefined : refused(model, branchError('run', 'server-branch', off))
 }
 
-/** The messages as the server knows them: an edit under the id of the message it replaced. */
+/** The messages as the server knows them: an edit under the id of the message it replaced, a copy under its id on a branch's thread. */
 export function toWire(tree: Tree<unknown> | undefined, messages: Message[]): Message[] {
-  const wireIds = tree?.wireIds
+  const wireIds = wireIdsOf(tree)
   if (!wireIds) return messages
   return messages.map((message) => {
     const id = wireIds[message.id]
@@ -253,18 +286,25 @@ export function toWire(tree: Tree<unknown> | undefined, messages: Message[]): Me
   })
 }
 
-/** A MESSAGES_SNAPSHOT under the server's ids, with the current branch's own ids where they differ. */
-export function fromWire<S>(model: Model<S>, event: MessagesSnapshotEvent): MessagesSnapshotEvent {
-  const wireIds = model.tree!.wireIds!
+/** Whether the server knows some message of the current branch by another id: its events that list messages are read through fromWire. */
+export const hasWireIds = (tree: Tree<unknown> | undefined): boolean => wireIdsOf(tree) !== undefined
+
+/**
+ * An event that lists messages under the server's ids (MESSAGES_SNAPSHOT, the input RUN_STARTED
+ * echoes), with the current branch's own ids where they differ.
+ */
+export function fromWire<S, E extends MessagesSnapshotEvent | RunStartedEvent>(model: Model<S>, event: E): E {
+  const wireIds = wireIdsOf(model.tree)!
   const local = new Map<string, string>()
   for (const message of model.snapshot.messages) {
     const id = wireIds[message.id]
     if (id !== undefined) local.set(id, message.id)
   }
-  if (!event.messages.some((message) => local.has(message.id))) return event
-  const messages = event.messages.map((message) => {
+  const listed = 'messages' in event ? event.messages : event.input?.messages
+  if (!listed?.some((message) => local.has(message.id))) return event
+  const messages = listed.map((message) => {
     const id = local.get(message.id)
     return id === undefined ? message : ({ ...message, id } as Message)
   })
-  return { ...event, messages }
+  return 'messages' in event ? { ...event, messages } : { ...event, input: { ...event.input!, messages } }
 }

@@ -195,10 +195,12 @@ const request = shape({
 const tree = shape({
   sent: values(shape({ committed: any, subagents: list(subagent), parentRunId: id })),
   versions: values(strings),
-  shelved: values(shape({ snapshot, server: any, drafts: list(draft), settings: shape(settingParts) })),
+  shelved: values(shape({ snapshot, server: any, drafts: list(draft), settings: shape(settingParts), thread: maybe(string) })),
   pending: maybe(shape({ after: string, replaced: string })),
   wireIds: maybe(values(string)),
   serverBranch: maybe(strings),
+  thread: maybe(string),
+  threadWireIds: maybe(values(values(string))),
 })
 
 const model: Check = shape({
