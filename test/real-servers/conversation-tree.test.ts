@@ -6,6 +6,7 @@
 // memory; LangGraph forks from its own checkpoints with `branching: 'langgraph'`; Mastra with memory
 // appends whatever it is sent on a thread it holds, and branches with `branching: 'new-thread'`.
 import type { Message, RunAgentInput } from '@ag-ui/core'
+import type { AgentStoreOptions } from '@agent-state/core'
 import { describe, expect, it } from 'vitest'
 import { bodies, type Session, script, serverLog, servers, session, type Via } from './support'
 
@@ -40,22 +41,24 @@ function expectAnswered(messages: readonly Message[]): void {
   expect(answer.content).toBe(echoOf(messages.slice(0, -1)))
 }
 
+/** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between; each answer is the history the model saw. */
+async function twoExchanges<S extends Notes>(base: string, url: string, options: Omit<AgentStoreOptions<S>, 'agent'>, via: Via) {
+  const s = await echoing(base, session<S>(url, options, via))
+  await s.store.run({ message: 'Q1' })
+  s.store.setState((state) => ({ ...state, document: 'Written after Q1' }))
+  await s.store.run({ message: 'Q2' })
+  const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
+  expectAnswered([U1, A1, U2, A2])
+  return { ...s, U1, A1, U2, A2 }
+}
+
 describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history sent is the branch', (via: Via) => {
   const base = servers.copilotkit
   const url = `${base}/api/agent/writer/run`
-
-  /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
-  async function twoExchanges() {
-    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, via))
-    await s.store.run({ message: 'Q1' })
-    s.store.setState({ document: 'Written after Q1' })
-    await s.store.run({ message: 'Q2' })
-    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
-    return { ...s, U1, A1, U2, A2 }
-  }
+  const options = { initialState: { document: 'Empty' } as Notes }
 
   it('edit() sends the branch with the new version, the state U2 was sent with and the run before it; the model sees that branch', async () => {
-    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
     expectAnswered([U1, A1, U2, A2])
     const [first, second] = await bodies(base, threadId)
     expect(second!.parentRunId).toBeUndefined()
@@ -82,7 +85,7 @@ describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history
   })
 
   it('switchBranch() back and forth shows each branch with its state; a run then continues the branch shown, which the model sees', async () => {
-    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
     store.setState({ document: 'Written after Q2' })
     await store.edit({ messageId: U2.id, content: 'Q2 edited' })
     store.setState({ document: 'Written on the edited branch' })
@@ -111,7 +114,7 @@ describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history
   })
 
   it('regenerate() sends the same question with the state and parent of its run; the new answer is a second version of A2', async () => {
-    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
     store.setState({ document: 'Written after Q2' })
 
     await store.regenerate()
@@ -135,7 +138,7 @@ describe.each(['HttpAgent', 'url'] as const)('CopilotKit through %s: the history
   })
 
   it('an edit of the first message sends it alone, without parentRunId, with the initial state; then regenerate below it', async () => {
-    const { store, threadId, U1 } = await twoExchanges()
+    const { store, threadId, U1 } = await twoExchanges(base, url, options, via)
     await store.edit({ messageId: U1.id, content: 'Q1 edited' })
     const forked = (await bodies(base, threadId))[2]!
     expect(forked.messages).toEqual([{ id: expect.any(String), role: 'user', content: 'Q1 edited' }])
@@ -158,21 +161,11 @@ describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branchin
   const base = servers.langgraph
   const url = `${base}/writer`
   const initialState = { document: 'Empty', title: '', revision: 0 }
+  const options = { initialState, branching: 'langgraph' as const }
   const fork = (runId: string) => ({ id: `fork-${runId}`, role: 'system', content: expect.any(String) })
 
-  /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
-  async function twoExchanges() {
-    const s = await echoing(base, session<typeof initialState>(url, { initialState, branching: 'langgraph' }, via))
-    await s.store.run({ message: 'Q1' })
-    s.store.setState((state) => ({ ...state, document: 'Written after Q1' }))
-    await s.store.run({ message: 'Q2' })
-    const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
-    expectAnswered([U1, A1, U2, A2])
-    return { ...s, U1, A1, U2, A2 }
-  }
-
   it('edit() sends a fresh system message and the new version under the id of U2; the store keeps its own id, and the next run continues the branch', async () => {
-    const { store, threadId, U1, A1, U2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2 } = await twoExchanges(base, url, options, via)
     await store.edit({ messageId: U2.id, content: 'Q2 edited' })
 
     const [first, second, forked] = await bodies(base, threadId)
@@ -198,7 +191,7 @@ describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branchin
   })
 
   it('regenerate() sends a fresh system message and the branch to U2; the model sees it without A2', async () => {
-    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
     await store.regenerate()
     const [first, second, again] = await bodies(base, threadId)
     expect(again).toMatchObject({ threadId, state: second!.state, parentRunId: first!.runId })
@@ -213,7 +206,7 @@ describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branchin
   })
 
   it('after switching back to the older branch, run() is refused (the server holds the other one), a fork at U2 is sent, and the newer branch is then refused in turn', async () => {
-    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+    const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
     await store.edit({ messageId: U2.id, content: 'Q2 edited' })
     const edited = store.getState().messages.slice()
     await store.switchBranch({ messageId: edited[2]!.id, index: 0 })
@@ -242,7 +235,7 @@ describe.each(['HttpAgent', 'url'] as const)("LangGraph through %s with branchin
 describe('servers that keep the thread, with the default branching: the fork is not taken', () => {
   /** Two exchanges and an edit of the second question, with the default `branching: 'history'`. */
   async function editedOn(base: string, url: string) {
-    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, 'url'))
+    const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } as Notes }, 'url'))
     await s.store.run({ message: 'Q1' })
     await s.store.run({ message: 'Q2' })
     const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
@@ -267,22 +260,12 @@ describe.each(['HttpAgent', 'url'] as const)(
   (via: Via) => {
     const base = servers.mastra
     const url = `${base}/writer`
+    const options = { initialState: { document: 'Empty' } as Notes, branching: 'new-thread' as const }
     /** The messages as copies on the branch thread of the fork run `runId`. */
     const copies = (runId: string, ...messages: Message[]) => messages.map((message) => ({ ...message, id: `${message.id}~${runId}` }))
 
-    /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between. */
-    async function twoExchanges() {
-      const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' }, branching: 'new-thread' }, via))
-      await s.store.run({ message: 'Q1' })
-      s.store.setState({ document: 'Written after Q1' })
-      await s.store.run({ message: 'Q2' })
-      const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
-      expectAnswered([U1, A1, U2, A2])
-      return { ...s, U1, A1, U2, A2 }
-    }
-
     it('edit() sends the branch on a new thread, every earlier message a copy there; the model sees that branch, and the next run continues it there', async () => {
-      const { store, threadId, U1, A1, U2 } = await twoExchanges()
+      const { store, threadId, U1, A1, U2 } = await twoExchanges(base, url, options, via)
       const [first, second] = await bodies(base, threadId)
       await store.edit({ messageId: U2.id, content: 'Q2 edited' })
 
@@ -313,7 +296,7 @@ describe.each(['HttpAgent', 'url'] as const)(
     })
 
     it('regenerate() sends the branch through the question as copies on a new thread; the model sees it without A2', async () => {
-      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
       await store.regenerate()
       const again = (await bodies(base, threadId))[2]!
       expect(again).toMatchObject({ threadId: `${threadId}~${again.runId}`, messages: copies(again.runId, U1, A1, U2) })
@@ -332,7 +315,7 @@ describe.each(['HttpAgent', 'url'] as const)(
     })
 
     it("switching back, run() continues the older branch on the store's thread, which the fork left intact; back on the edited branch, on its own", async () => {
-      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
       store.setState({ document: 'Written after Q2' })
       await store.edit({ messageId: U2.id, content: 'Q2 edited' })
       const edited = store.getState().messages.slice()
@@ -359,7 +342,7 @@ describe.each(['HttpAgent', 'url'] as const)(
     })
 
     it('working memory is one per resource, shared by the branches: the state sent wins on its keys, a key only the other branch set stays', async () => {
-      const { store, U2 } = await twoExchanges()
+      const { store, U2 } = await twoExchanges(base, url, options, via)
       await store.edit({ messageId: U2.id, content: 'Q2 edited' })
       store.setState({ document: 'On the edited branch', title: 'Edited' })
       await store.run({ message: 'Q3' })
@@ -405,19 +388,10 @@ describe.each(['HttpAgent', 'url'] as const)(
   (via: Via) => {
     const base = servers.mastra
     const url = `${base}/writer-without-memory`
-
-    async function twoExchanges() {
-      const s = await echoing(base, session<Notes>(url, { initialState: { document: 'Empty' } }, via))
-      await s.store.run({ message: 'Q1' })
-      s.store.setState({ document: 'Written after Q1' })
-      await s.store.run({ message: 'Q2' })
-      const [U1, A1, U2, A2] = s.store.getState().messages as [Message, Message, Message, Message]
-      expectAnswered([U1, A1, U2, A2])
-      return { ...s, U1, A1, U2, A2 }
-    }
+    const options = { initialState: { document: 'Empty' } as Notes }
 
     it('edit() and regenerate() are sent on the same thread as the branch, and the model sees that branch', async () => {
-      const { store, threadId, U1, A1, U2 } = await twoExchanges()
+      const { store, threadId, U1, A1, U2 } = await twoExchanges(base, url, options, via)
       await store.edit({ messageId: U2.id, content: 'Q2 edited' })
       const forked = (await bodies(base, threadId))[2]!
       const edited = store.getState().messages[2]!
@@ -436,7 +410,7 @@ describe.each(['HttpAgent', 'url'] as const)(
     })
 
     it('switching back, run() sends the older branch and the model sees it', async () => {
-      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges()
+      const { store, threadId, U1, A1, U2, A2 } = await twoExchanges(base, url, options, via)
       await store.edit({ messageId: U2.id, content: 'Q2 edited' })
       await store.switchBranch({ messageId: store.getState().messages[2]!.id, index: 0 })
       await store.run({ message: 'Q3' })
