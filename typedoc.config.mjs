@@ -28,6 +28,17 @@ export default {
   packagesRequiringDocumentation: packageNames,
   // Every export, function and method; properties are documented where their name does not say enough.
   requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias', 'Method', 'Accessor'],
+  // Named by public types but not exported by the core: a reader sees the name without a page. The devtools'
+  // recorded entries carry the core's internal model and inputs (`@agent-state/core/internals`) on purpose;
+  // the others are still to be exported from the core's index. TypeDoc fails on a name listed here once exported.
+  intentionallyNotExported: [
+    'core/src/machine/model.ts:Model',
+    'core/src/machine/transition.ts:Input',
+    'core/src/errors.ts:AgentStoreErrorOf',
+    'core/src/errors.ts:AgentStoreErrorConstructor',
+    'core/src/errors.ts:NoDetails',
+    'core/src/types.ts:SavedTree',
+  ],
   intentionallyNotDocumented: [
     // Members of inline object types, explained by the comment on the type that holds them.
     '@agent-state/core.AgUiEventStream.subscribe.__type.unsubscribe',

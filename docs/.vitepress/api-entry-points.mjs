@@ -36,4 +36,9 @@ export function load(app) {
     if (!importPath) throw new Error(`API reference: no import path for the module ${reflection.name} (${file})`)
     reflection.name = importPath
   })
+  // TypeDoc reports a public type that names an unexported one only within the project's own package, the
+  // root's (which has no source): make it the core's.
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => {
+    context.project.packageName = '@agent-state/core'
+  })
 }
