@@ -75,7 +75,6 @@ export default defineConfig({
   title: 'agent-state',
   description: 'Client state for AG-UI agents: one framework-free store, with React, Vue, Svelte, Angular and Solid bindings.',
   base: '/',
-  lastUpdated: false,
   themeConfig: {
     nav,
     sidebar: {
