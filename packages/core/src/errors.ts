@@ -116,9 +116,13 @@ export interface AgentStoreErrorConstructor {
   readonly prototype: AgentStoreError
 }
 
-// One class at runtime; the constructor's type ties the details to the code.
+/**
+ * The error class: `new AgentStoreError(code, message, details)`, and `instanceof` works. One class at
+ * runtime; the constructor's type ties the details to the code.
+ */
 export const AgentStoreError = StoreError as unknown as AgentStoreErrorConstructor
 
+/** Whether a value is an error of this store (`AgentStoreError`), from any of its codes. */
 export const isAgentStoreError = (value: unknown): value is AgentStoreError => value instanceof StoreError
 
 /** What was thrown, as a short message: an Error's message, anything else as a string. */

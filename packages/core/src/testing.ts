@@ -3,8 +3,10 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { decodeModel } from './persistence/model-codec'
 
+/** One run's events: a list, or a function of the input the store sent (to answer what it asked). */
 export type ScriptedRun = readonly BaseEvent[] | ((input: RunAgentInput) => readonly BaseEvent[])
 
+/** `ScriptedAgent`'s one argument. */
 export interface ScriptedAgentOptions {
   /** One entry per run, used in order; the last one repeats. */
   runs: readonly ScriptedRun[]
@@ -48,6 +50,7 @@ export class ScriptedAgent extends AbstractAgent {
     this.delay = delay
   }
 
+  /** Records the input and streams the next scripted run's events, then completes. */
   run(input: RunAgentInput): Observable<BaseEvent> {
     const script = this.runs[Math.min(this.inputs.length, this.runs.length - 1)]
     this.inputs.push(structuredClone(input))

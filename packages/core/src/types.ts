@@ -1,6 +1,7 @@
 import type { BaseEvent, Context, Message, ResumeEntry, RunAgentInput, TokenUsage, Tool, ToolMessage } from '@ag-ui/core'
 import type { AgentStoreError } from './errors'
 
+/** Where the conversation stands: no run in progress, a run streaming, waiting on a confirmation, or ended by an error. */
 export type RunStatus = 'idle' | 'running' | 'interrupted' | 'error'
 
 /** One immutable view of everything the agent has told the UI. A new object only when something changed. */
@@ -49,6 +50,7 @@ export interface BranchPosition {
   readonly count: number
 }
 
+/** Where a subagent stands: `suspended` while it waits on interrupts (`interruptIds`). */
 export type SubagentStatus = 'running' | 'finished' | 'error' | 'suspended'
 
 /** One subagent invocation (SUBAGENT_STARTED … SUBAGENT_FINISHED / SUBAGENT_ERROR). */
@@ -141,6 +143,7 @@ export interface Confirmation {
   readonly subagentRunId?: string
 }
 
+/** Called after each change with the new snapshot and the one before it. */
 export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: AgentSnapshot<TState>) => void
 
 /**
@@ -148,9 +151,11 @@ export type Listener<TState> = (snapshot: AgentSnapshot<TState>, previous: Agent
  * so `useStore` from zustand works on an agent store as it is.
  */
 export interface ReadableAgentStore<TState = unknown> {
+  /** The current snapshot: the same object until something changes. */
   getState(): AgentSnapshot<TState>
   /** The store's first snapshot (a restored thread's, else the blank one): what a server render showed. */
   getInitialState(): AgentSnapshot<TState>
+  /** Calls `listener` after every change; returns the function that unsubscribes it. */
   subscribe(listener: Listener<TState>): () => void
 }
 
@@ -168,8 +173,13 @@ export interface StandardSchemaV1<TOutput = unknown> {
   }
 }
 
+/**
+ * Checks a state before the store accepts it: a function that returns it or throws, or a Standard Schema.
+ * Either must be synchronous; a refusal is reported as VALIDATION.
+ */
 export type StateValidator<TState> = ((state: unknown) => TState) | StandardSchemaV1<TState>
 
+/** Bounds on what the store accepts from the agent (`AgentStoreOptions.limits`); past one, LIMIT_EXCEEDED. */
 export interface AgentStoreLimits {
   /** Deepest nesting of the state, counting from the root (default 512); every other value the store keeps is held to it too. */
   maxDepth: number
@@ -195,17 +205,20 @@ export type AgentHeaders = Record<string, string> | (() => Record<string, string
  */
 export interface AgUiAgent {
   threadId: string
+  /** Starts a run with the input the store builds; the store subscribes to the events it returns. */
   run(input: RunAgentInput): AgUiEventStream
 }
 
 /** The part of the rxjs Observable an agent's `run` returns that the store uses. */
 export interface AgUiEventStream {
+  /** Delivers the run's events to `observer`; `unsubscribe()` stops them. */
   subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
 }
 
 /** How a forked run is sent (`AgentStoreOptions.branching`). */
 export type Branching = 'history' | 'langgraph' | 'new-thread'
 
+/** `createAgentStore`'s one argument: where the agent is, the initial state, and how the store behaves. */
 export interface AgentStoreOptions<TState> {
   /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
   agent?: AgUiAgent
@@ -236,6 +249,7 @@ export interface AgentStoreOptions<TState> {
   /** Checks every state the store accepts; a snapshot or delta whose result fails is rejected. */
   validate?: StateValidator<TState>
   limits?: Partial<AgentStoreLimits>
+  /** Called with each error the store reports; one that throws does not break the store. */
   onError?: (error: AgentStoreError) => void
   /** Predictions for servers that announce none (no `PredictState`); they apply to every run. */
   predict?: readonly PredictionMapping[]
@@ -299,11 +313,15 @@ export interface ThreadRestore {
 
 /** The Web Storage shape, sync or async: `localStorage`, `sessionStorage`, an IndexedDB or server wrapper. */
 export interface PersistStorage {
+  /** The value saved under `key`; `null` or `undefined` when there is none. */
   getItem(key: string): string | null | undefined | Promise<string | null | undefined>
+  /** Saves `value` under `key`. */
   setItem(key: string, value: string): void | Promise<void>
+  /** Deletes what is saved under `key`. */
   removeItem(key: string): void | Promise<void>
 }
 
+/** `persistThread`'s one argument: where threads are saved, under which key, and the app's saved-state version. */
 export interface PersistOptions {
   storage: PersistStorage
   /** Default `'agent-state'`. */
@@ -412,6 +430,7 @@ export interface SavedEdit {
   readonly whole: readonly string[]
 }
 
+/** The run in progress when the thread was saved: what the store needs to go on with it. */
 export interface SavedRunContext {
   readonly runId: string | undefined
   readonly requestId: string | undefined
@@ -428,6 +447,7 @@ export interface SavedRunContext {
   readonly resumedCalls: readonly string[]
 }
 
+/** The last run's tools, context and forwardedProps. */
 export interface SavedSettings {
   readonly tools: readonly Tool[]
   readonly context: readonly Context[]
@@ -492,6 +512,7 @@ export interface SavedModel {
   readonly tree: SavedTree | undefined
 }
 
+/** `run`'s one argument: what to append to the conversation, and what the run sends besides. */
 export interface RunOptions {
   /** A user message to append before the run: a string, or a whole message. */
   message?: string | Message
@@ -548,8 +569,10 @@ export interface CancelOptions extends AnswerRunOptions {
   id?: string
 }
 
+/** `setState`'s argument: the new state, or a function from the current one to it. */
 export type StateUpdate<TState> = TState | ((previous: TState) => TState)
 
+/** A store for one conversation with an agent (`createAgentStore`): its snapshot, and the commands that change it. */
 export interface AgentStore<TState = unknown> extends ReadableAgentStore<TState> {
   /** Starts a run on the agent; resolves when it ends, whatever the outcome. Rejects only if refused. */
   run(options?: RunOptions): Promise<void>

@@ -1,0 +1,85 @@
+// The API reference, generated into docs/api/ (gitignored) by `npm run docs:build`, from the TSDoc of every public entry point.
+import { apiEntryPoints, packageNames } from './docs/.vitepress/api-entry-points.mjs'
+
+/** @type {Partial<import('typedoc').TypeDocOptions & import('typedoc-plugin-markdown').PluginOptions>} */
+export default {
+  name: 'API reference',
+  entryPoints: apiEntryPoints.map(({ file }) => file),
+  sortEntryPoints: false,
+  tsconfig: 'tsconfig.json',
+  // `tsc` type-checks in `npm test`; TypeDoc only reads the types.
+  skipErrorChecking: true,
+  out: 'docs/api',
+  plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme', './docs/.vitepress/api-entry-points.mjs'],
+  docsRoot: 'docs',
+  readme: 'docs/.vitepress/api-readme.md',
+  mergeReadme: true,
+  // The bindings re-export the core: document each export once, where it is defined.
+  excludeReferences: true,
+  entryFileName: 'index',
+  excludeScopesInPaths: true,
+  outputFileStrategy: 'modules',
+  excludeInternal: true,
+  excludePrivate: true,
+  disableSources: true,
+  // A public export without TSDoc, or a {@link} that resolves to nothing, fails the build.
+  treatWarningsAsErrors: true,
+  validation: { notExported: true, invalidLink: true, notDocumented: true },
+  packagesRequiringDocumentation: packageNames,
+  // Every export, function and method; properties are documented where their name does not say enough.
+  requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias', 'Method', 'Accessor'],
+  // Named by public types but not exported by the core: a reader sees the name without a page. The devtools'
+  // recorded entries carry the core's internal model and inputs (`@agent-state/core/internals`) on purpose;
+  // the others are still to be exported from the core's index. TypeDoc fails on a name listed here once exported.
+  intentionallyNotExported: [
+    'core/src/machine/model.ts:Model',
+    'core/src/machine/transition.ts:Input',
+    'core/src/errors.ts:AgentStoreErrorOf',
+    'core/src/errors.ts:AgentStoreErrorConstructor',
+    'core/src/errors.ts:NoDetails',
+    'core/src/types.ts:SavedTree',
+  ],
+  intentionallyNotDocumented: [
+    // Members of inline object types, explained by the comment on the type that holds them.
+    '@agent-state/core.AgUiEventStream.subscribe.__type.unsubscribe',
+    '@agent-state/core.SnapshotOf.__type.getState',
+    '@agent-state/core.StandardSchemaV1.~standard.__type.validate',
+    // Not documented yet in their own files (core/src/shell/threads.ts, devtools/src): listed so that any new
+    // undocumented export fails the build. TypeDoc fails on a name listed here once it is documented: remove it then.
+    '@agent-state/devtools/panel.ELEMENT_NAME',
+    '@agent-state/devtools/panel.MountDevtoolsOptions',
+    '@agent-state/devtools/panel.MountedDevtools',
+    '@agent-state/devtools/panel.MountedDevtools.unmount',
+    '@agent-state/core.AgentThreads',
+    '@agent-state/core.AgentThreads.getState',
+    '@agent-state/core.AgentThreads.getInitialState',
+    '@agent-state/core.AgentThreads.subscribe',
+    '@agent-state/core.AgentThreadsOptions',
+    '@agent-state/core.ThreadSummary',
+    '@agent-state/devtools.inputThreadId',
+    '@agent-state/devtools.JsonPatchOperation',
+    '@agent-state/devtools.createRecorder',
+    '@agent-state/devtools.DEFAULT_LIMIT',
+    '@agent-state/devtools.Recorder',
+    '@agent-state/devtools.Recorder.getInitialState',
+    '@agent-state/devtools.Recorder.entry',
+    '@agent-state/devtools.Recorder.dispose',
+    '@agent-state/devtools.RecorderOptions',
+    '@agent-state/devtools.RecorderState',
+    '@agent-state/devtools.RECORDING_FORMAT',
+    '@agent-state/devtools.RECORDING_VERSION',
+    '@agent-state/devtools.RecordedLine',
+    '@agent-state/devtools.Recording',
+    '@agent-state/devtools.RecordingHeader',
+    '@agent-state/devtools.Replay',
+    '@agent-state/devtools.ReduxDevtoolsConnection',
+    '@agent-state/devtools.ReduxDevtoolsConnection.init',
+    '@agent-state/devtools.ReduxDevtoolsConnection.send',
+    '@agent-state/devtools.ReduxDevtoolsConnection.subscribe',
+    '@agent-state/devtools.ReduxDevtoolsConnection.unsubscribe',
+    '@agent-state/devtools.ReduxDevtoolsExtension',
+    '@agent-state/devtools.ReduxDevtoolsExtension.connect',
+    '@agent-state/devtools.ReduxDevtoolsMessage',
+    '@agent-state/devtools.ReduxDevtoolsOptions',
+  ],
+}
