@@ -164,6 +164,7 @@ export interface StandardSchemaV1<TOutput = unknown> {
   readonly '~standard': {
     readonly version: 1
     readonly vendor: string
+    /** Checks `value`: its output, or the issues that refuse it; a promise (an async schema) is refused as VALIDATION. */
     readonly validate: (
       value: unknown,
     ) =>
@@ -212,7 +213,10 @@ export interface AgUiAgent {
 /** The part of the rxjs Observable an agent's `run` returns that the store uses. */
 export interface AgUiEventStream {
   /** Delivers the run's events to `observer`; `unsubscribe()` stops them. */
-  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
+  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): {
+    /** Stops the run's events: how the store cancels a run (`abort()`, a timeout). */
+    unsubscribe(): void
+  }
 }
 
 /** How a forked run is sent (`AgentStoreOptions.branching`). */
