@@ -400,7 +400,7 @@ export interface SavedView {
   readonly branches: Readonly<Record<string, BranchPosition>>
 }
 
-/** The conversation tree (format 3): the user messages sent, and every version's branch away from the view. */
+/** The conversation tree (`SavedModel.tree`, since saved-thread format 3): the user messages sent, and every version's branch away from the view. */
 export interface SavedTree {
   /** By user message id: the committed state it was sent with, the subagents then, and the run before it. */
   readonly sent: Readonly<Record<string, { readonly committed: unknown; readonly subagents: readonly Subagent[]; readonly parentRunId: string | undefined }>>
@@ -495,8 +495,9 @@ export interface SavedRequest {
 
 /**
  * A conversation as saved. The app's state appears in `snapshot.state`, `snapshot.committed` and
- * `server`, and while a run or an answer is pending also in the drafts' baselines, `edit`,
- * `userEdits`, `run.base`, `outbox.restore`, `request` and `rejoin`.
+ * `server`; in `tree`, as each user message was sent with it and in every branch put away; and while
+ * a run or an answer is pending also in the drafts' baselines, `edit`, `userEdits`, `run.base`,
+ * `outbox.restore`, `request` and `rejoin`.
  */
 export interface SavedModel {
   readonly snapshot: SavedView
@@ -513,6 +514,7 @@ export interface SavedModel {
   readonly settings: SavedSettings
   /** Interrupts whose answers reached the server: never opened again. */
   readonly answeredInterrupts: readonly string[]
+  /** The user messages sent and the branches of the conversation; undefined until a run sends a user message. */
   readonly tree: SavedTree | undefined
 }
 

@@ -4,7 +4,11 @@ import { createStoreFrom, decodeModel, encodeModel, type Input, type Model, stor
 // A recording is JSON Lines: a header, then one line per input. Values go through the core's
 // model encoding (undefined and errors tagged), so a replayed input is the recorded one.
 
-/** One input the store processed, and where it left the store: what a recorder keeps and a recording writes. */
+/**
+ * One input the store processed, and where it left the store: what a recorder keeps and a recording writes.
+ * `input` and `model` are the core's own types (`@agent-state/core/internals`), not its public API: they
+ * may change with any release of the core.
+ */
 export interface RecordedEntry<S = unknown> {
   /** Counts every input since the recorder was attached, dropped ones included. */
   readonly index: number
