@@ -196,11 +196,6 @@ export interface AgentStoreLimits {
 export type AgentHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>)
 
 /**
- * How the store reaches its agent: `url` (the built-in HTTP transport, no `@ag-ui/client` needed)
- * or `agent` (any `@ag-ui/client` agent), never both: a store given both throws NO_AGENT at
- * creation. `run()` needs one of them, `apply()` neither.
- */
-/**
  * What the store reads of an `@ag-ui/client` agent (every `AbstractAgent` has it): typed here, so
  * an app that posts to `url` type-checks without `@ag-ui/client` installed.
  */
@@ -224,11 +219,14 @@ export type Branching = 'history' | 'langgraph' | 'new-thread'
 
 /** `createAgentStore`'s one argument: where the agent is, the initial state, and how the store behaves. */
 export interface AgentStoreOptions<TState> {
-  /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
+  /**
+   * Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`: a store
+   * given both throws NO_AGENT at creation. `run()` needs one of the two, `apply()` neither.
+   */
   agent?: AgUiAgent
   /**
    * The AG-UI endpoint runs are POSTed to, read by the store's own SSE reader (the built-in
-   * transport). Not with `agent`.
+   * transport: no `@ag-ui/client` needed). Not with `agent`: a store given both throws NO_AGENT.
    */
   url?: string
   /** With `url`: sent with every request; a function is called once per request and may return a promise. */
