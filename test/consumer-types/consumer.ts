@@ -2,7 +2,17 @@
 // (tsconfig.*.json): no `source` condition, so every import resolves to the packages' dist/*.d.ts.
 import { HttpAgent } from '@ag-ui/client'
 import { injectAgentStore as injectAngular } from '@agent-state/angular'
-import { type AgentSnapshot, type AgentStoreError, canAnswer, canRun, createAgentStore, isAgentStoreError, shallow } from '@agent-state/core'
+import {
+  type AgentSnapshot,
+  type AgentStoreError,
+  type AgentStoreErrorOf,
+  canAnswer,
+  canRun,
+  createAgentStore,
+  isAgentStoreError,
+  type SavedTree,
+  shallow,
+} from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
 import { useAgentStore as useReact } from '@agent-state/react'
 import { useAgentStore as useSolid } from '@agent-state/solid'
@@ -23,6 +33,10 @@ const store = createAgentStore<WriterState>({
     console.warn(error.code, limit, error.status)
   },
 })
+
+// The types a narrowed error and a saved thread's migrate name, exported by the core's index.
+export const transportFailure = (error: AgentStoreErrorOf<'TRANSPORT'>): string => `${error.reason} ${error.status ?? ''}`
+export const sentMessages = (tree: SavedTree | undefined): string[] => Object.keys(tree?.sent ?? {})
 
 const snapshot: AgentSnapshot<WriterState> = store.getState()
 const first = snapshot.confirmations[0] // noUncheckedIndexedAccess: possibly undefined

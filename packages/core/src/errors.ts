@@ -1,7 +1,7 @@
 /** Stable error codes: match on these, never on messages. */
 export type AgentStoreErrorCode = keyof AgentStoreErrorDetailsByCode
 
-/** A code that carries nothing besides its message. */
+/** The details of a code that carries nothing besides its message. */
 export type NoDetails = Record<never, never>
 
 /** A patch or value beyond one of the store's limits. */
@@ -111,6 +111,10 @@ export type AgentStoreError<C extends AgentStoreErrorCode = AgentStoreErrorCode>
 /** Every error the store reports, as a union keyed by `code` (the same as `AgentStoreError`). */
 export type AnyAgentStoreError = AgentStoreError
 
+/**
+ * The type of the `AgentStoreError` class: `new AgentStoreError(code, message, details)` takes the
+ * details `code` carries (optional when none is required) and makes an `AgentStoreError` of that code.
+ */
 export interface AgentStoreErrorConstructor {
   new <C extends AgentStoreErrorCode>(code: C, message: string, ...details: DetailsArgument<C>): AgentStoreError<C>
   readonly prototype: AgentStoreError

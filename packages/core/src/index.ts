@@ -1,4 +1,13 @@
-export type { AgentStoreErrorCode, AgentStoreErrorDetails, AgentStoreErrorDetailsByCode, AgentStoreLimit, AnyAgentStoreError } from './errors'
+export type {
+  AgentStoreErrorCode,
+  AgentStoreErrorConstructor,
+  AgentStoreErrorDetails,
+  AgentStoreErrorDetailsByCode,
+  AgentStoreErrorOf,
+  AgentStoreLimit,
+  AnyAgentStoreError,
+  NoDetails,
+} from './errors'
 export { AgentStoreError, isAgentStoreError } from './errors'
 export { canAbort, canAnswer, canRun } from './selectors'
 export { shallow } from './shallow'
@@ -50,6 +59,7 @@ export type {
   SavedRunContext,
   SavedSettings,
   SavedThread,
+  SavedTree,
   SavedView,
   SerializedThread,
   SnapshotOf,

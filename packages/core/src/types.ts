@@ -164,6 +164,7 @@ export interface StandardSchemaV1<TOutput = unknown> {
   readonly '~standard': {
     readonly version: 1
     readonly vendor: string
+    /** Checks `value`: its output, or the issues that refuse it; a promise (an async schema) is refused as VALIDATION. */
     readonly validate: (
       value: unknown,
     ) =>
@@ -195,11 +196,6 @@ export interface AgentStoreLimits {
 export type AgentHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>)
 
 /**
- * How the store reaches its agent: `url` (the built-in HTTP transport, no `@ag-ui/client` needed)
- * or `agent` (any `@ag-ui/client` agent), never both: a store given both throws NO_AGENT at
- * creation. `run()` needs one of them, `apply()` neither.
- */
-/**
  * What the store reads of an `@ag-ui/client` agent (every `AbstractAgent` has it): typed here, so
  * an app that posts to `url` type-checks without `@ag-ui/client` installed.
  */
@@ -212,7 +208,10 @@ export interface AgUiAgent {
 /** The part of the rxjs Observable an agent's `run` returns that the store uses. */
 export interface AgUiEventStream {
   /** Delivers the run's events to `observer`; `unsubscribe()` stops them. */
-  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): { unsubscribe(): void }
+  subscribe(observer: { next(event: BaseEvent): void; error(error: unknown): void; complete(): void }): {
+    /** Stops the run's events: how the store cancels a run (`abort()`, a timeout). */
+    unsubscribe(): void
+  }
 }
 
 /** How a forked run is sent (`AgentStoreOptions.branching`). */
@@ -220,11 +219,14 @@ export type Branching = 'history' | 'langgraph' | 'new-thread'
 
 /** `createAgentStore`'s one argument: where the agent is, the initial state, and how the store behaves. */
 export interface AgentStoreOptions<TState> {
-  /** Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`. */
+  /**
+   * Any @ag-ui/client agent (`HttpAgent`, `LangGraphAgent`, a custom one). Not with `url`: a store
+   * given both throws NO_AGENT at creation. `run()` needs one of the two, `apply()` neither.
+   */
   agent?: AgUiAgent
   /**
    * The AG-UI endpoint runs are POSTed to, read by the store's own SSE reader (the built-in
-   * transport). Not with `agent`.
+   * transport: no `@ag-ui/client` needed). Not with `agent`: a store given both throws NO_AGENT.
    */
   url?: string
   /** With `url`: sent with every request; a function is called once per request and may return a promise. */
@@ -396,7 +398,7 @@ export interface SavedView {
   readonly branches: Readonly<Record<string, BranchPosition>>
 }
 
-/** The conversation tree (format 3): the user messages sent, and every version's branch away from the view. */
+/** The conversation tree (`SavedModel.tree`, since saved-thread format 3): the user messages sent, and every version's branch away from the view. */
 export interface SavedTree {
   /** By user message id: the committed state it was sent with, the subagents then, and the run before it. */
   readonly sent: Readonly<Record<string, { readonly committed: unknown; readonly subagents: readonly Subagent[]; readonly parentRunId: string | undefined }>>
@@ -491,8 +493,9 @@ export interface SavedRequest {
 
 /**
  * A conversation as saved. The app's state appears in `snapshot.state`, `snapshot.committed` and
- * `server`, and while a run or an answer is pending also in the drafts' baselines, `edit`,
- * `userEdits`, `run.base`, `outbox.restore`, `request` and `rejoin`.
+ * `server`; in `tree`, as each user message was sent with it and in every branch put away; and while
+ * a run or an answer is pending also in the drafts' baselines, `edit`, `userEdits`, `run.base`,
+ * `outbox.restore`, `request` and `rejoin`.
  */
 export interface SavedModel {
   readonly snapshot: SavedView
@@ -509,6 +512,7 @@ export interface SavedModel {
   readonly settings: SavedSettings
   /** Interrupts whose answers reached the server: never opened again. */
   readonly answeredInterrupts: readonly string[]
+  /** The user messages sent and the branches of the conversation; undefined until a run sends a user message. */
   readonly tree: SavedTree | undefined
 }
 

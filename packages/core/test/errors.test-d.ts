@@ -1,10 +1,13 @@
 import {
   AgentStoreError,
   type AgentStoreErrorCode,
+  type AgentStoreErrorConstructor,
   type AgentStoreErrorDetails,
+  type AgentStoreErrorOf,
   type AnyAgentStoreError,
   createAgentStore,
   isAgentStoreError,
+  type NoDetails,
 } from '@agent-state/core'
 import { describe, expectTypeOf, it } from 'vitest'
 
@@ -131,6 +134,20 @@ describe('AgentStoreError', () => {
         expectTypeOf(error.reason).toEqualTypeOf<undefined>()
         break
     }
+  })
+
+  it('names its parts: the error of one code, the type of the class, and the details of a code that carries none', () => {
+    expectTypeOf<AgentStoreErrorOf<'LIMIT_EXCEEDED'>>().toEqualTypeOf<AgentStoreError<'LIMIT_EXCEEDED'>>()
+    expectTypeOf<AgentStoreErrorOf<'TRANSPORT'>['reason']>().toEqualTypeOf<'http' | 'timeout' | 'incomplete' | 'network'>()
+    expectTypeOf<AgentStoreErrorOf<'TRANSPORT'>['limit']>().toEqualTypeOf<undefined>()
+    expectTypeOf<AgentStoreErrorOf<'TRANSPORT'>>().toExtend<Error>()
+    expectTypeOf(AgentStoreError).toEqualTypeOf<AgentStoreErrorConstructor>()
+    expectTypeOf<AgentStoreErrorConstructor['prototype']>().toEqualTypeOf<AgentStoreError>()
+    const make: AgentStoreErrorConstructor = AgentStoreError
+    expectTypeOf(new make('RECONNECT', 'gone', { reason: 'not-found' })).toEqualTypeOf<AgentStoreErrorOf<'RECONNECT'>>()
+    expectTypeOf<NoDetails>().toEqualTypeOf<Record<never, never>>()
+    expectTypeOf<AgentStoreErrorDetails<'RUN_ACTIVE'>>().toEqualTypeOf<NoDetails>()
+    expectTypeOf<AgentStoreErrorDetails<'TRANSPORT'>>().not.toEqualTypeOf<NoDetails>()
   })
 
   it('has read-only details', () => {

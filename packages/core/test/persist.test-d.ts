@@ -8,7 +8,10 @@ import {
   persistThread,
   type ReadableAgentStore,
   restoreThread,
+  type SavedModel,
   type SavedThread,
+  type SavedTree,
+  type SavedView,
   type SerializedThread,
   serializeThread,
   type ThreadPersistence,
@@ -89,6 +92,29 @@ describe('persistThread', () => {
     createAgentThreads({ initialState, persist: persistThread({ storage: localStorage, watch: () => undefined }) })
     // @ts-expect-error: the key is the storage's key, a string
     persistThread({ storage: localStorage, watch: (key: number) => key })
+  })
+})
+
+describe('the saved conversation tree', () => {
+  it('is importable and holds the messages sent and the branches put away, each with the state a migrate rewrites', () => {
+    expectTypeOf<SavedModel['tree']>().toEqualTypeOf<SavedTree | undefined>()
+    expectTypeOf<keyof SavedTree>().toEqualTypeOf<'sent' | 'versions' | 'shelved' | 'pending'>()
+    expectTypeOf<SavedTree['sent'][string]['committed']>().toBeUnknown()
+    expectTypeOf<SavedTree['sent'][string]['parentRunId']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<SavedTree['versions'][string]>().toEqualTypeOf<readonly string[]>()
+    expectTypeOf<SavedTree['shelved'][string]['snapshot']>().toEqualTypeOf<SavedView>()
+    expectTypeOf<SavedTree['shelved'][string]['server']>().toBeUnknown()
+    expectTypeOf<SavedTree['pending']>().toEqualTypeOf<{ readonly after: string; readonly replaced: string } | undefined>()
+    // A migrate renames the state where the tree holds it too.
+    const renamed = (state: unknown) => ({ document: (state as { text?: string }).text ?? '' })
+    const migrateTree = (tree: SavedTree): SavedTree => ({
+      ...tree,
+      sent: Object.fromEntries(Object.entries(tree.sent).map(([id, sent]) => [id, { ...sent, committed: renamed(sent.committed) }])),
+    })
+    expectTypeOf(migrateTree).returns.toEqualTypeOf<SavedTree>()
+    const tree = {} as SavedTree
+    // @ts-expect-error: the saved tree is read-only
+    tree.versions = {}
   })
 })
 

@@ -32,6 +32,7 @@ export function inputToolCallId(input: Input<unknown>): string | undefined {
   return undefined
 }
 
+/** The thread an input belongs to: the event's own thread id, else the thread of the model after it. */
 export function inputThreadId(input: Input<unknown>, after: Model<unknown>): string {
   return (input.type === 'event' ? field(input.event, 'threadId') : undefined) ?? after.snapshot.threadId
 }

@@ -2,6 +2,7 @@
 // diff) or fast-json-patch's compare() (which walks both trees whole): the store shares unchanged
 // subtrees, so an identical reference ends the walk and a diff costs what changed, not what exists.
 
+/** One RFC 6902 operation of a diff: `diffJson` writes only `add`, `remove` and `replace`. */
 export type JsonPatchOperation = { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown }
 
 /** The ops that turn `before` into `after`; `[]` when they are the same reference or equal. Paths are relative to `base`. */

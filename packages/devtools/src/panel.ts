@@ -7,11 +7,13 @@ import { createRecorder, type EntryDiff, type RecordedEntry, type Recorder, type
 // <agent-state-devtools>: a floating, collapsible panel in plain DOM (a shadow root, no framework).
 // The class is made on the first mount, not at import: this module loads in node and SSR too.
 
+/** The panel's custom element, `<agent-state-devtools>`: defined on the first mount, not at import. */
 export const ELEMENT_NAME = 'agent-state-devtools'
 
+/** `mountDevtools`'s options. */
 export interface MountDevtoolsOptions {
-  /** A recorder already attached to the store; by default one is made (and disposed on unmount). */
-  /** Any state type: a recorder's is invariant (its inputs hold setState functions). */
+  /** A recorder already attached to the store; by default one is made (and disposed on unmount). Not used for a threads registry. */
+  // Any state type: a recorder's is invariant (its inputs hold setState functions).
   recorder?: Recorder<any>
   /** The limit of the recorders made here. */
   limit?: number
@@ -21,10 +23,13 @@ export interface MountDevtoolsOptions {
   parent?: Element
 }
 
+/** What `mountDevtools` returns: the panel's element, the recorder it shows, and its removal. */
 export interface MountedDevtools {
+  /** The `<agent-state-devtools>` element, appended to `parent`. */
   readonly element: HTMLElement
   /** The recorder shown: with a threads registry, the active thread's. */
   readonly recorder: Recorder<any>
+  /** Removes the panel and disposes the recorders it made; a recorder given in the options is left attached. */
   unmount(): void
 }
 

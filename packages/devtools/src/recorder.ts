@@ -5,11 +5,13 @@ import { type RecordedEntry, writeRecording } from './recording'
 
 export type { RecordedEntry } from './recording'
 
+/** What a recorder holds: the kept entries, how many were dropped, and where a jump put the store. */
 export interface RecorderState<S = unknown> {
   /** The kept entries, oldest first. */
   readonly entries: readonly RecordedEntry<S>[]
   /** Entries dropped from the front to stay within `limit`. */
   readonly dropped: number
+  /** Most entries kept (`RecorderOptions.limit`). */
   readonly limit: number
   /** The model before the first kept entry: where an exported recording starts. */
   readonly start: Model<S>
@@ -28,14 +30,20 @@ export interface EntryDiff {
   readonly other: JsonPatchOperation[]
 }
 
+/**
+ * What `createRecorder` returns: the inputs the store processed, with their diffs, time travel and
+ * the export. It follows the read contract of every binding: `useAgentStore(recorder)` works on it.
+ */
 export interface Recorder<S = unknown> {
-  /** The read contract of every binding: `useAgentStore(recorder)` works on it. */
+  /** The current state: the same object until the store takes an input or a jump moves it. */
   getState(): RecorderState<S>
+  /** The state when the recorder was attached: no entries, and the store's model then as `start`. */
   getInitialState(): RecorderState<S>
   /** Listeners are told once per batch of inputs (a microtask), never once per token. */
   subscribe(listener: (state: RecorderState<S>, previous: RecorderState<S>) => void): () => void
   /** Computed when asked, never while the store streams. */
   diff(index: number): EntryDiff
+  /** The entry at `index`; undefined for an index the recorder does not hold (dropped, or not recorded). */
   entry(index: number): RecordedEntry<S> | undefined
   /** JSON Lines: a header (package versions, plain-data options, the start model), then one input per line. */
   exportRecording(): string
@@ -46,18 +54,26 @@ export interface Recorder<S = unknown> {
    * takes a new input, which replaces them.
    */
   jumpTo(index: number): void
+  /** Detaches the recorder from the store and drops its listeners; the store goes on without it. */
   dispose(): void
 }
 
+/** `createRecorder`'s options. */
 export interface RecorderOptions {
   /** Most entries kept (default 5,000); older ones are dropped and counted. */
   limit?: number
 }
 
+/** Entries a recorder keeps when given no `limit`. */
 export const DEFAULT_LIMIT = 5000
 
 const snapshotParts = ['state', 'committed', 'messages', 'confirmations', 'predictions'] as const
 
+/**
+ * Attaches a recorder to the store: from now on every input the store processes is kept with the
+ * model it left, up to `limit` entries. Throws a RangeError for a `limit` that is not a whole number
+ * of at least 1.
+ */
 export function createRecorder<S = unknown>(store: ReadableAgentStore<S>, { limit = DEFAULT_LIMIT }: RecorderOptions = {}): Recorder<S> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`)
   const internals = storeInternals<S>(store)

@@ -4,7 +4,11 @@ import { createStoreFrom, decodeModel, encodeModel, type Input, type Model, stor
 // A recording is JSON Lines: a header, then one line per input. Values go through the core's
 // model encoding (undefined and errors tagged), so a replayed input is the recorded one.
 
-/** One input the store processed, and where it left the store: what a recorder keeps and a recording writes. */
+/**
+ * One input the store processed, and where it left the store: what a recorder keeps and a recording writes.
+ * `input` and `model` are the core's own types (`@agent-state/core/internals`), not its public API: they
+ * may change with any release of the core.
+ */
 export interface RecordedEntry<S = unknown> {
   /** Counts every input since the recorder was attached, dropped ones included. */
   readonly index: number
@@ -19,7 +23,9 @@ export interface RecordedEntry<S = unknown> {
   readonly detached?: true
 }
 
+/** The `format` of a recording's header: `parseRecording` reads nothing else. */
 export const RECORDING_FORMAT = 'agent-state-recording'
+/** The version of the recording format this devtools writes and reads; `parseRecording` refuses any other. */
 export const RECORDING_VERSION = 1
 /** Kept equal to the package.json files by a test. */
 export const DEVTOOLS_VERSION = '0.1.0'
@@ -29,10 +35,13 @@ export const CORE_VERSION = '0.1.0'
 /** The store options that are plain data; functions (`validate`, `onError`) and the agent are not recorded. */
 export type RecordedOptions = Pick<AgentStoreOptions<unknown>, 'predict' | 'confirmTools' | 'arrayKeys' | 'limits' | 'keepFailedRunChanges' | 'timeoutMs'>
 
+/** The first line of a recording: what it is, what wrote it, and the store it starts from. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT
   readonly version: typeof RECORDING_VERSION
+  /** By package name: the devtools version that wrote it, and the core version that devtools is built against. */
   readonly packages: Readonly<Record<string, string>>
+  /** The recorded store's options that are plain data: a replay's store is made with them. */
   readonly options: RecordedOptions
   /** The store's initial state and thread id: what `reset()` without a state returns to. */
   readonly initialState: unknown
@@ -45,14 +54,20 @@ export interface RecordingHeader {
   readonly model: unknown
 }
 
+/** A line of a recording after its header: one input, encoded, and when the store processed it. */
 export interface RecordedLine {
+  /** `Date.now()` when the store processed the input. */
   readonly time: number
+  /** The input, encoded: `undefined` and errors tagged, so that it decodes to the recorded one. */
   readonly input: unknown
+  /** As `RecordedEntry.detached`. */
   readonly detached?: true
 }
 
+/** A recording as `parseRecording` reads it: its header, the model it starts from, and its inputs, decoded. */
 export interface Recording<S = unknown> {
   readonly header: RecordingHeader
+  /** The model before the first input, decoded from the header. */
   readonly start: Model<S>
   readonly entries: readonly { time: number; input: Input<S>; detached?: true }[]
 }
@@ -188,12 +203,15 @@ export function parseRecording<S = unknown>(text: string): Recording<S> {
   return { header, start: decode(header.model) as Model<S>, entries }
 }
 
+/** What `replayRecording` returns: the store every input went through, and the snapshots it showed. */
 export interface Replay<S> {
+  /** The fresh store, as the last input left it. */
   readonly store: AgentStore<S>
   /** The snapshot before the first input. */
   readonly start: AgentSnapshot<S>
   /** The snapshot after each input, in order: what the recorded store showed. */
   readonly snapshots: readonly AgentSnapshot<S>[]
+  /** The recording, as `parseRecording` read it. */
   readonly recording: Recording<S>
 }
 

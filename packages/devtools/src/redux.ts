@@ -4,23 +4,32 @@ import { inputType } from './describe'
 // The Redux DevTools browser extension's documented API (`window.__REDUX_DEVTOOLS_EXTENSION__.connect`):
 // each input is an action whose state is the snapshot after it; a jump in the extension puts the store there.
 
+/** A message from the extension: a jump is a `DISPATCH` whose payload's `type` is `JUMP_TO_STATE` or `JUMP_TO_ACTION`. */
 export interface ReduxDevtoolsMessage {
   type: string
   payload?: { type?: string; actionId?: number; index?: number }
   state?: string
 }
 
+/** One instance in the extension, as `ReduxDevtoolsExtension.connect` returns it: the part used here. */
 export interface ReduxDevtoolsConnection {
+  /** Shows `state` as the instance's initial state. */
   init(state: unknown): void
+  /** Adds an action to the instance's list, with the state after it. */
   send(action: { type: string; payload?: unknown }, state: unknown): void
+  /** Calls `listener` with each message from the extension; returns the unsubscribe where the extension gives one. */
   subscribe(listener: (message: ReduxDevtoolsMessage) => void): (() => void) | undefined
+  /** Removes every listener of this instance. */
   unsubscribe?(): void
 }
 
+/** `window.__REDUX_DEVTOOLS_EXTENSION__`: the part `connectReduxDevtools` uses, typed here, so that no types package is needed. */
 export interface ReduxDevtoolsExtension {
+  /** Opens an instance named `name` that keeps `maxAge` actions. */
   connect(options: { name?: string; maxAge?: number }): ReduxDevtoolsConnection
 }
 
+/** `connectReduxDevtools`'s options. */
 export interface ReduxDevtoolsOptions {
   /** The instance name shown in the extension. */
   name?: string

@@ -10,13 +10,16 @@ import { createAgentStore, createStoreFrom, listenerError, reporter, storeIntern
 // its run's state), so no event of one thread can reach another; runs go on in the background.
 // The registry reads like a store: its snapshot is the active thread's, with the list beside it.
 
+/** One thread as the registry lists it (`ThreadsSnapshot.threads`): enough for a list of conversations. */
 export interface ThreadSummary {
   readonly id: string
   /** The first user message, shortened; undefined until there is one. */
   readonly title: string | undefined
+  /** The thread's run status, as its store last showed it. */
   readonly status: RunStatus
   /** `Date.now()` when a message was added or its status changed; always later than the summary it replaces. */
   readonly updatedAt: number
+  /** The thread waits on the user: a confirmation is open. */
   readonly hasConfirmation: boolean
 }
 
@@ -26,6 +29,10 @@ export type ThreadsSnapshot<S> = AgentSnapshot<S> & {
   readonly activeThreadId: string | undefined
 }
 
+/**
+ * `createAgentThreads`'s one argument: the options of `createAgentStore`, which apply to every thread,
+ * with an agent per thread instead of `agent` and one `persist` for all of them.
+ */
 export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agent' | 'threadId' | 'restore' | 'persist'> {
   /**
    * A fresh agent per thread; or give `url` instead, which every thread's store uses with its own
@@ -38,9 +45,20 @@ export interface AgentThreadsOptions<S> extends Omit<AgentStoreOptions<S>, 'agen
   maxThreads?: number
 }
 
+/**
+ * A registry of conversations, one store per thread, made by `createAgentThreads`. It reads like a
+ * store (`getState`, `getInitialState`, `subscribe`), so every binding's `useAgentStore` takes it;
+ * commands go to a thread's own store (`open()`, `store()`).
+ */
 export interface AgentThreads<S> {
+  /** The current snapshot: the active thread's (a blank one when none is active), with the list of threads. */
   getState(): ThreadsSnapshot<S>
+  /** The registry's first snapshot: a blank thread and an empty list, before any saved list was read. */
   getInitialState(): ThreadsSnapshot<S>
+  /**
+   * Calls `listener` after every change of the active thread or of the list; returns the function that
+   * unsubscribes it. A listener that throws is reported as LISTENER and the others are still called.
+   */
   subscribe(listener: (snapshot: ThreadsSnapshot<S>, previous: ThreadsSnapshot<S>) => void): () => void
   /** Makes a thread active, creating it (a new id when none is given) or restoring it. */
   open(threadId?: string): AgentStore<S>
