@@ -406,10 +406,28 @@ export interface SavedTree {
   readonly versions: Readonly<Record<string, readonly string[]>>
   /** By version: its branch as last shown. */
   readonly shelved: Readonly<
-    Record<string, { readonly snapshot: SavedView; readonly server: unknown; readonly drafts: readonly SavedDraft[]; readonly settings: SavedSettings }>
+    Record<
+      string,
+      {
+        readonly snapshot: SavedView
+        readonly server: unknown
+        readonly drafts: readonly SavedDraft[]
+        readonly settings: SavedSettings
+        /** `branching: 'new-thread'`: the server thread this branch is sent on, when not the store's own. */
+        readonly thread?: string | undefined
+      }
+    >
   >
   /** A regenerated answer not begun yet. */
   readonly pending?: { readonly after: string; readonly replaced: string } | undefined
+  /** `branching: 'langgraph'`: the id the server knows an edited message by (local id → server id). */
+  readonly wireIds?: Readonly<Record<string, string>> | undefined
+  /** `branching: 'langgraph'`: the server ids of the branch the server's thread holds, once the view has left it. */
+  readonly serverBranch?: readonly string[] | undefined
+  /** `branching: 'new-thread'`: the server thread the current branch is sent on, when not the store's own. */
+  readonly thread?: string | undefined
+  /** `branching: 'new-thread'`: for each server thread of a branch, the id each message has there (local id → id there). */
+  readonly threadWireIds?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined
 }
 
 /** A top-level state key whose shown value is a tool call's draft. */

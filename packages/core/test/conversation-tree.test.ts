@@ -3,7 +3,7 @@
 // forked request sends the branch with the state it had, and the tree survives a reload.
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
-import { type AgentStoreError, createAgentStore, restoreThread, serializeThread } from '../src'
+import { type AgentStoreError, createAgentStore, persistThread, restoreThread, type SavedThread, type SavedView, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
 import { ev } from './helpers'
 
@@ -283,6 +283,51 @@ describe('the tree across a reload', () => {
     expect(restored.getState().state).toStrictEqual(original.state)
     // The state each branch shares is one object again after the reload.
     expect(restored.getState().messages[0]).toBe(restored.getState().messages[0])
+  })
+
+  it("a migrate that renames a state key where the tree holds it too (the threads guide's): every branch comes back renamed", async () => {
+    const { store } = await twoExchanges()
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const edited = store.getState()
+    const items = new Map([['notes', JSON.stringify({ ...serializeThread(store), appVersion: 1 })]])
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: () => undefined,
+    }
+    // Version 2 calls `topic` `subject`.
+    const renamed = (state: unknown) => {
+      const { topic, ...rest } = state as Notes
+      return { ...rest, subject: topic }
+    }
+    const mapValues = <T>(record: Readonly<Record<string, T>>, map: (value: T) => T) =>
+      Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]))
+    const migrate = (saved: SavedThread): SavedThread => {
+      const { snapshot, server, tree } = saved.model
+      const view = <V extends SavedView>(v: V): V => ({ ...v, state: renamed(v.state), committed: renamed(v.committed) })
+      const branches = tree && {
+        ...tree,
+        sent: mapValues(tree.sent, (sent) => ({ ...sent, committed: renamed(sent.committed) })),
+        shelved: mapValues(tree.shelved, (branch) => ({ ...branch, snapshot: view(branch.snapshot), server: renamed(branch.server) })),
+      }
+      return { ...saved, model: { ...saved.model, snapshot: view(snapshot), server: renamed(server), tree: branches } }
+    }
+    const errors: AgentStoreError[] = []
+    const agent = new ScriptedAgent({ runs: [answering] })
+    const restored = createAgentStore<Omit<Notes, 'topic'> & { subject: string }>({
+      agent,
+      initialState: { subject: '', runs: 0 },
+      persist: persistThread({ storage, key: 'notes', version: 2, migrate }),
+      onError: (error) => errors.push(error),
+    })
+    expect(errors).toStrictEqual([])
+    expect(restored.getState().state).toStrictEqual(renamed(edited.state))
+    await restored.switchBranch({ messageId: edited.messages[2]!.id, index: 0 })
+    expect(restored.getState().state).toStrictEqual({ subject: 'dogs', runs: 2, pinned: 'mine' })
+    expect(restored.getState().committed).toStrictEqual({ subject: 'dogs', runs: 2, pinned: 'mine' })
+    await restored.regenerate()
+    // The regenerated run is sent the committed state "dogs" was sent with, renamed.
+    expect(agent.inputs.at(-1)!.state).toStrictEqual({ subject: 'cats', runs: 1, pinned: 'mine' })
   })
 })
 

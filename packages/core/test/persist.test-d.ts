@@ -18,6 +18,7 @@ import {
   type ThreadRestore,
 } from '@agent-state/core'
 import { describe, expectTypeOf, it } from 'vitest'
+import type { Tree } from '../src/machine/model'
 
 // Saving a thread and continuing it after a reload (checked by tsc).
 
@@ -98,7 +99,11 @@ describe('persistThread', () => {
 describe('the saved conversation tree', () => {
   it('is importable and holds the messages sent and the branches put away, each with the state a migrate rewrites', () => {
     expectTypeOf<SavedModel['tree']>().toEqualTypeOf<SavedTree | undefined>()
-    expectTypeOf<keyof SavedTree>().toEqualTypeOf<'sent' | 'versions' | 'shelved' | 'pending'>()
+    // Every field the store's tree has is declared: what is saved is what the type says.
+    expectTypeOf<keyof SavedTree>().toEqualTypeOf<keyof Tree<unknown>>()
+    expectTypeOf<keyof SavedTree>().toEqualTypeOf<'sent' | 'versions' | 'shelved' | 'pending' | 'wireIds' | 'serverBranch' | 'thread' | 'threadWireIds'>()
+    expectTypeOf<SavedTree['shelved'][string]['thread']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<SavedTree['threadWireIds']>().toEqualTypeOf<Readonly<Record<string, Readonly<Record<string, string>>>> | undefined>()
     expectTypeOf<SavedTree['sent'][string]['committed']>().toBeUnknown()
     expectTypeOf<SavedTree['sent'][string]['parentRunId']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<SavedTree['versions'][string]>().toEqualTypeOf<readonly string[]>()
