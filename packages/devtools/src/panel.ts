@@ -117,6 +117,7 @@ function threadsSource(threads: ThreadsLike, options: MountDevtoolsOptions): Rec
     dispose() {
       for (const recorder of recorders.values()) recorder.dispose()
       recorders.clear()
+      idle.dispose()
     },
   }
 }
