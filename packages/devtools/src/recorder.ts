@@ -32,7 +32,8 @@ export interface EntryDiff {
 
 /**
  * What `createRecorder` returns: the inputs the store processed, with their diffs, time travel and
- * the export. It follows the read contract of every binding: `useAgentStore(recorder)` works on it.
+ * the export. It has a store's read methods (`getState`, `getInitialState`, `subscribe`), so a UI
+ * subscribes to it as to any external store; the bindings' `useAgentStore` takes agent snapshots only.
  */
 export interface Recorder<S = unknown> {
   /** The current state: the same object until the store takes an input or a jump moves it. */
