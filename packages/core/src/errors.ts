@@ -35,7 +35,7 @@ export interface AgentStoreErrorDetailsByCode {
     op?: string | undefined
   }
   RUN_ACTIVE: NoDetails
-  /** `run()` or `reconnect()` on a store with neither `agent` nor `url`; thrown by createAgentStore given both. */
+  /** `run()`, `edit()` or `regenerate()` on a store with neither `agent` nor `url`; thrown by createAgentStore given both. */
   NO_AGENT: NoDetails
   /** A listener threw; the store went on. */
   LISTENER: NoDetails
