@@ -4,11 +4,12 @@
 // messages and `branches` of the store, and the state each branch comes back with. CopilotKit takes
 // the branch sent as the truth (the default `branching: 'history'`), and so does Mastra without
 // memory; LangGraph forks from its own checkpoints with `branching: 'langgraph'`; Mastra with memory
-// appends whatever it is sent on a thread it holds, and branches with `branching: 'new-thread'`.
+// appends whatever it is sent on a thread it holds, and branches with `branching: 'new-thread'`; a
+// suspend on such a branch thread is approved there, across a reload too.
 import type { Message, RunAgentInput } from '@ag-ui/core'
-import type { AgentStoreOptions } from '@agent-state/core'
+import { type AgentSnapshot, type AgentStoreOptions, restoreThread, type SerializedThread, serializeThread } from '@agent-state/core'
 import { describe, expect, it } from 'vitest'
-import { bodies, type Session, script, serverLog, servers, session, type Via } from './support'
+import { bodies, orphanToolMessages, protocolEvents, type Session, script, serverLog, servers, session, type Via, valuesOver } from './support'
 
 interface Notes {
   document: string
@@ -40,6 +41,9 @@ function expectAnswered(messages: readonly Message[]): void {
   expect(answer.role).toBe('assistant')
   expect(answer.content).toBe(echoOf(messages.slice(0, -1)))
 }
+
+/** The messages as copies on the branch thread of the fork run `runId` (branching 'new-thread'). */
+const copies = (runId: string, ...messages: Message[]) => messages.map((message) => ({ ...message, id: `${message.id}~${runId}` }))
 
 /** Two exchanges, "Q1" then "Q2", with the user's own edit of the state in between; each answer is the history the model saw. */
 async function twoExchanges<S extends Notes>(base: string, url: string, options: Omit<AgentStoreOptions<S>, 'agent'>, via: Via) {
@@ -261,8 +265,6 @@ describe.each(['HttpAgent', 'url'] as const)(
     const base = servers.mastra
     const url = `${base}/writer`
     const options = { initialState: { document: 'Empty' } as Notes, branching: 'new-thread' as const }
-    /** The messages as copies on the branch thread of the fork run `runId`. */
-    const copies = (runId: string, ...messages: Message[]) => messages.map((message) => ({ ...message, id: `${message.id}~${runId}` }))
 
     it('edit() sends the branch on a new thread, every earlier message a copy there; the model sees that branch, and the next run continues it there', async () => {
       const { store, threadId, U1, A1, U2 } = await twoExchanges(base, url, options, via)
@@ -353,6 +355,186 @@ describe.each(['HttpAgent', 'url'] as const)(
       await store.run({ message: 'Q3' })
       expect(store.getState().state).toEqual({ document: 'Written after Q1', title: 'Edited' })
     })
+  },
+)
+
+describe.each(['HttpAgent', 'url'] as const)(
+  "Mastra with memory through %s with branching: 'new-thread': a suspend on a branch thread, approved there",
+  (via: Via) => {
+    const base = servers.mastra
+    const url = `${base}/writer`
+    const options = { initialState: { document: 'Empty' } as Notes, branching: 'new-thread' as const }
+    const NEW = 'A brand new document about the sea.'
+    /** The working memory the fork's run leaves: the state sent with U2, and the title the model set. */
+    const beforeApproval = { document: 'Written after Q1', title: 'Sea' }
+    /** Once approved, the model saves the document to working memory. */
+    const approved = { document: NEW, title: 'Sea' }
+
+    /**
+     * Two exchanges, then a fork (an edit of U2 or a regenerate of A2) on its branch thread, whose model
+     * sets a title in working memory and calls the suspending `write_document`; once approved, the
+     * model saves the document to working memory and answers with the history it saw.
+     */
+    async function suspendedOnBranch(fork: 'edit' | 'regenerate') {
+      const s = await twoExchanges(base, url, options, via)
+      const callId = `call_${s.threadId.slice(0, 8)}`
+      await script(base, s.threadId, [
+        { tool: 'updateWorkingMemory', args: { memory: { title: 'Sea' } } },
+        { tool: 'write_document', args: { document: NEW }, id: callId },
+        { tool: 'updateWorkingMemory', args: { memory: { document: NEW } } },
+        ...Array.from({ length: 6 }, () => ({ echoHistory: true as const })),
+      ])
+      if (fork === 'edit') await s.store.edit({ messageId: s.U2.id, content: 'Q2 edited' })
+      else await s.store.regenerate()
+      const [first, second, forked] = await bodies(base, s.threadId)
+      const branchThread = `${s.threadId}~${forked!.runId}`
+      const waiting = s.store.getState()
+      // The branch as sent: every message before the new version (through U2, for a regenerate) a copy.
+      const branch = [s.U1, s.A1, fork === 'edit' ? waiting.messages[2]! : s.U2]
+      const sent = fork === 'edit' ? [...copies(forked!.runId, s.U1, s.A1), waiting.messages[2]!] : copies(forked!.runId, s.U1, s.A1, s.U2)
+      expect(forked).toMatchObject({ threadId: branchThread, messages: sent, state: second!.state, parentRunId: first!.runId })
+      return { ...s, callId, forked: forked!, branchThread, interruptId: `${forked!.runId}::${callId}`, branch, sent }
+    }
+
+    type Suspended = Awaited<ReturnType<typeof suspendedOnBranch>>
+
+    /** The confirmation is open on the branch, with the working memory the fork's run left. */
+    function expectWaiting({ store, threadId, branch, interruptId, callId }: Suspended, branches: AgentSnapshot<Notes>['branches']) {
+      const waiting = store.getState()
+      expect(waiting).toMatchObject({ threadId, status: 'interrupted', error: undefined, messages: branch, branches, state: beforeApproval })
+      expect(waiting.confirmations.map(({ id, source, reason, toolCallId }) => ({ id, source, reason, toolCallId }))).toEqual([
+        { id: interruptId, source: 'interrupt', reason: 'mastra:tool_suspend', toolCallId: callId },
+      ])
+    }
+
+    /**
+     * approve() resumes on the branch thread: exactly the fork and the resume were sent there, the
+     * resume with the branch's copies and the answer; the document lands in the state.
+     */
+    async function expectResumedOnBranch({ store, snapshots, branchThread, forked, sent, interruptId, callId }: Suspended) {
+      const before = store.getState()
+      const from = snapshots.length
+      await store.approve()
+      // Mastra streams a resumed run's working memory from `{}`, not from the memory it holds: the
+      // title is gone from the state while the document streams, back with the end-of-run snapshot.
+      const states = valuesOver([before, ...snapshots.slice(from)], (snapshot) => snapshot.state)
+      expect([states[0], states.at(-2), states.at(-1)]).toEqual([beforeApproval, { document: NEW }, approved])
+      for (const streamed of states.slice(1, -1)) expect(streamed).toEqual({ document: NEW.slice(0, streamed.document.length) })
+      const log = await serverLog(base, branchThread)
+      expect(log.map((run) => (run.body as RunAgentInput).runId)).toEqual([forked.runId, expect.any(String)])
+      const resumed = log[1]!.body as RunAgentInput
+      expect(resumed).toEqual({
+        threadId: branchThread,
+        runId: resumed.runId,
+        state: beforeApproval,
+        messages: sent,
+        tools: [],
+        context: [],
+        forwardedProps: {},
+        resume: [{ interruptId, status: 'resolved', payload: { accepted: true } }],
+      })
+      // The server ran the tool on the branch thread: the result of the call the conversation never showed.
+      expect(protocolEvents(log[1]!).find((event) => event.type === 'TOOL_CALL_RESULT')).toMatchObject({ toolCallId: callId, content: '{"saved":true}' })
+    }
+
+    /** The store's own thread holds the two exchanges only: nothing of the fork or its resume went there. */
+    const originalRuns = async ({ threadId }: Suspended) => (await bodies(base, threadId)).filter((body) => body.threadId === threadId)
+
+    it('an edit whose answer suspends: the confirmation is open on the branch; approve resumes there, the document lands in the state; switching back and forth keeps each branch, and each thread goes on with its own history', async () => {
+      const s = await suspendedOnBranch('edit')
+      const { store, threadId, U1, A1, U2, A2, branch } = s
+      const edited = branch[2]!
+      expectWaiting(s, { [edited.id]: { index: 1, count: 2 } })
+      await expect(store.switchBranch({ messageId: edited.id, index: 0 })).rejects.toMatchObject({ code: 'PENDING_CONFIRMATION' })
+
+      await expectResumedOnBranch(s)
+      const done = store.getState()
+      expect(done).toMatchObject({ threadId, status: 'idle', error: undefined, confirmations: [], state: approved, committed: approved })
+      expect(done.messages).toHaveLength(4)
+      expect(done.messages.slice(0, 3)).toEqual(branch)
+      // The model, resumed on the branch thread, saw that branch: U2 as edited, no A2.
+      expectAnswered(done.messages)
+      expect(orphanToolMessages(done.messages)).toEqual([])
+      expect(done.branches).toEqual({ [edited.id]: { index: 1, count: 2 } })
+      expect(await originalRuns(s)).toHaveLength(2)
+
+      await store.switchBranch({ messageId: edited.id, index: 0 })
+      expect(store.getState()).toMatchObject({ threadId, messages: [U1, A1, U2, A2], state: { document: 'Written after Q1' }, confirmations: [] })
+      await store.switchBranch({ messageId: U2.id, index: 1 })
+      expect(store.getState()).toMatchObject({ messages: done.messages, state: approved, committed: approved, confirmations: [] })
+
+      await store.switchBranch({ messageId: edited.id, index: 0 })
+      await store.run({ message: 'Q3' })
+      const older = (await originalRuns(s))[2]!
+      expect(older).toMatchObject({ threadId, messages: [U1, A1, U2, A2, { role: 'user', content: 'Q3' }], state: { document: 'Written after Q1' } })
+      // The store's thread never saw the fork, its suspend or its resume.
+      expectAnswered(store.getState().messages)
+      // Working memory is the resource's, shared with the branch: the title it set stays.
+      expect(store.getState().state).toEqual({ document: 'Written after Q1', title: 'Sea' })
+
+      await store.switchBranch({ messageId: U2.id, index: 1 })
+      await store.run({ message: 'Q4' })
+      const newer = (await serverLog(base, s.branchThread)).at(-1)!.body as RunAgentInput
+      expect(newer.messages.slice(0, 4)).toEqual([...s.sent, done.messages[3]])
+      const continued = store.getState().messages
+      expect(continued.slice(0, 4)).toEqual(done.messages)
+      expect(texts(continued.slice(4))).toEqual(['user:Q4', `assistant:${echoOf(continued.slice(0, 5))}`])
+    })
+
+    it('a regenerate whose answer suspends before it writes a message: the confirmation stays open on the branch; approve resumes there and its answer is the new version of A2', async () => {
+      const s = await suspendedOnBranch('regenerate')
+      const { store, threadId, U1, A1, U2, A2 } = s
+      // Mastra never shows the suspending call: the new version has no message yet.
+      expectWaiting(s, {})
+
+      await expectResumedOnBranch(s)
+      const done = store.getState()
+      expect(done).toMatchObject({ threadId, status: 'idle', error: undefined, confirmations: [], state: approved })
+      const A2b = done.messages[3]!
+      expect(done.messages).toHaveLength(4)
+      expect(done.messages.slice(0, 3)).toEqual([U1, A1, U2])
+      expect(A2b.id).not.toBe(A2.id)
+      // The model saw the branch without A2: the same history, so the same echo under a new id.
+      expect(A2b.content).toBe(A2.content)
+      expect(done.branches).toEqual({ [A2b.id]: { index: 1, count: 2 } })
+      expect(await originalRuns(s)).toHaveLength(2)
+
+      await store.switchBranch({ messageId: A2b.id, index: 0 })
+      expect(store.getState()).toMatchObject({ messages: [U1, A1, U2, A2], state: { document: 'Written after Q1' } })
+      await store.switchBranch({ messageId: A2.id, index: 1 })
+      expect(store.getState()).toMatchObject({ messages: done.messages, state: approved })
+    })
+
+    it.each(['edit', 'regenerate'] as const)(
+      'a reload while the confirmation of a suspended %s is open on the branch, then approve: the resume goes to the branch thread',
+      async (fork) => {
+        const s = await suspendedOnBranch(fork)
+        const saved = JSON.parse(JSON.stringify(serializeThread(s.store))) as SerializedThread
+        const waiting = s.store.getState()
+        const restored = session<Notes>(url, { ...options, restore: restoreThread(saved) }, via, s.threadId)
+        expect(restored.store.getState()).toMatchObject({
+          messages: waiting.messages,
+          branches: waiting.branches,
+          state: waiting.state,
+          confirmations: waiting.confirmations,
+          status: 'interrupted',
+        })
+
+        const reloaded = { ...s, store: restored.store, snapshots: restored.snapshots }
+        await expectResumedOnBranch(reloaded)
+        const done = restored.store.getState()
+        expect(done).toMatchObject({ status: 'idle', error: undefined, confirmations: [], state: approved })
+        expect(done.messages.slice(0, 3)).toEqual(s.branch)
+        expect(done.messages).toHaveLength(4)
+        expectAnswered(done.messages)
+        const version = done.messages[fork === 'edit' ? 2 : 3]!
+        expect(done.branches).toEqual({ [version.id]: { index: 1, count: 2 } })
+        expect(await originalRuns(s)).toHaveLength(2)
+
+        await restored.store.switchBranch({ messageId: version.id, index: 0 })
+        expect(restored.store.getState()).toMatchObject({ messages: [s.U1, s.A1, s.U2, s.A2], state: { document: 'Written after Q1' } })
+      },
+    )
   },
 )
 

@@ -35,8 +35,13 @@ export interface Session<TState> {
 /** How a session's store reaches the server: through `HttpAgent`, or the store's own transport (`url`). */
 export type Via = 'HttpAgent' | 'url'
 
-export function session<TState>(url: string, options: Omit<AgentStoreOptions<TState>, 'agent'>, via: Via = 'HttpAgent'): Session<TState> {
-  const threadId = randomUUID() // LangGraph requires UUID thread ids
+/** `threadId`: a new one (LangGraph requires UUIDs), or the thread of a store this one restores. */
+export function session<TState>(
+  url: string,
+  options: Omit<AgentStoreOptions<TState>, 'agent'>,
+  via: Via = 'HttpAgent',
+  threadId: string = randomUUID(),
+): Session<TState> {
   const link = via === 'url' ? { url } : { agent: new HttpAgent({ url, threadId }) }
   const store = createAgentStore<TState>({ ...options, ...link, threadId })
   const snapshots: AgentSnapshot<TState>[] = []

@@ -8,7 +8,7 @@ import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, type Branching, createAgentStore, restoreThread, serializeThread } from '../src'
-import { ScriptedAgent } from '../src/testing'
+import { ScriptedAgent, type ScriptedRun } from '../src/testing'
 import { ev } from './helpers'
 
 interface Notes {
@@ -242,9 +242,19 @@ const keepingThreadsById = (input: RunAgentInput): BaseEvent[] => {
   ]
 }
 
+/** A run that suspends a tool call it never shows (Mastra's suspending tools): no message, an interrupt outcome. */
+const suspending = (input: RunAgentInput): BaseEvent[] => {
+  const { threadId, runId } = input
+  const interrupts = [{ id: `${runId}::call_w`, reason: 'mastra:tool_suspend', toolCallId: 'call_w' }]
+  return [
+    { type: 'RUN_STARTED', threadId, runId } as BaseEvent,
+    { type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'interrupt', interrupts } } as BaseEvent,
+  ]
+}
+
 /** Two exchanges with `branching: 'new-thread'`, "cats" then "dogs", with the user's own edit of the state in between. */
-async function twoExchangesByThread(options: { restore?: ReturnType<typeof restoreThread> } = {}) {
-  const agent = new ScriptedAgent({ runs: [keepingThreadsById] })
+async function twoExchangesByThread({ runs = [keepingThreadsById], ...options }: { restore?: ReturnType<typeof restoreThread>; runs?: ScriptedRun[] } = {}) {
+  const agent = new ScriptedAgent({ runs })
   const errors: AgentStoreError[] = []
   const store = createAgentStore<Notes>({ agent, initialState: { topic: '' }, branching: 'new-thread', onError: (error) => errors.push(error), ...options })
   const { threadId } = store.getState()
@@ -373,6 +383,54 @@ describe("branching: 'new-thread': each fork is a server thread of its own, ever
     await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
     expect(agent.inputs[3]!.threadId).toBe(threadId)
     expect(ids(agent.inputs[3]!.messages)).toStrictEqual([...ids(before), 'u3'])
+  })
+
+  it('a regenerate whose run suspends before it writes anything (as Mastra, which never shows the suspending call) waits for the answer, across a reload; approve resumes on the branch thread and its answer is the new version', async () => {
+    const { agent, store, threadId, u1, a1, u2, a2 } = await twoExchangesByThread({ runs: [keepingThreadsById, keepingThreadsById, suspending] })
+    await store.regenerate()
+    const fork = agent.inputs[2]!.runId
+    const waiting = store.getState()
+    expect(waiting).toMatchObject({ status: 'interrupted', messages: [u1, a1, u2], branches: {}, error: undefined })
+    expect(waiting.confirmations.map(({ id, reason, toolCallId }) => ({ id, reason, toolCallId }))).toStrictEqual([
+      { id: `${fork}::call_w`, reason: 'mastra:tool_suspend', toolCallId: 'call_w' },
+    ])
+
+    const reloaded = new ScriptedAgent({ runs: [keepingThreadsById] })
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+    const restored = createAgentStore<Notes>({ agent: reloaded, initialState: { topic: '' }, branching: 'new-thread', restore: restoreThread(saved) })
+    expect(restored.getState()).toMatchObject({ status: 'interrupted', messages: [u1, a1, u2], confirmations: [{ id: `${fork}::call_w` }] })
+    await restored.approve()
+    const resumed = reloaded.inputs[0]!
+    expect(resumed).toStrictEqual({
+      ...request(
+        resumed.runId,
+        [u1, a1, u2].map((message) => copyOn(fork, message)),
+        { topic: 'pinned' },
+      ),
+      threadId: `${threadId}~${fork}`,
+      resume: [{ interruptId: `${fork}::call_w`, status: 'resolved', payload: { accepted: true } }],
+    })
+    const answered = restored.getState()
+    expect(ids(answered.messages)).toStrictEqual(['u1', a1.id, 'u2', `a-${resumed.runId}`])
+    expect(answered.branches).toStrictEqual({ [`a-${resumed.runId}`]: { index: 1, count: 2 } })
+    await restored.switchBranch({ messageId: `a-${resumed.runId}`, index: 0 })
+    expect(restored.getState().messages).toStrictEqual([u1, a1, u2, a2])
+  })
+
+  it('a suspended regenerate that is cancelled, its resumed run writing nothing, gives back the old answer and its thread', async () => {
+    const cancelled = (input: RunAgentInput): BaseEvent[] => [
+      { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId } as BaseEvent,
+      { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId } as BaseEvent,
+    ]
+    const { agent, store, threadId, u1, a1, u2, a2 } = await twoExchangesByThread({
+      runs: [keepingThreadsById, keepingThreadsById, suspending, cancelled, keepingThreadsById],
+    })
+    await store.regenerate()
+    await store.cancel()
+    expect(agent.inputs[3]!.threadId).toBe(`${threadId}~${agent.inputs[2]!.runId}`)
+    expect(store.getState()).toMatchObject({ status: 'idle', messages: [u1, a1, u2, a2], branches: {}, confirmations: [] })
+    await store.run({ message: { id: 'u3', role: 'user', content: 'fish' } })
+    expect(agent.inputs[4]!.threadId).toBe(threadId)
   })
 
   it('a reload in the middle of a branch keeps its thread and ids: run() continues there, and a switch back goes to the store’s thread', async () => {

@@ -93,7 +93,7 @@ export const storeThreadOf = (threadId: string) => threadId.split('~')[0]!
 
 /**
  * Handles the control routes: POST /__script {threadId, turns, replace?}, GET /__log?threadId=… (the
- * runs of that thread and of its branch threads), POST /__reset.
+ * runs of that thread and of its branch threads; of a branch thread, its own), POST /__reset.
  * Returns false for any other request.
  */
 export async function handleControl(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
@@ -106,7 +106,7 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
   }
   if (request.method === 'GET' && url.pathname === '/__log') {
     const threadId = url.searchParams.get('threadId')
-    sendJson(response, 200, threadId ? log.filter((run) => storeThreadOf(String(threadOf(run.body))) === threadId) : log)
+    sendJson(response, 200, threadId ? log.filter((run) => ofThread(String(threadOf(run.body)), threadId)) : log)
     return true
   }
   if (request.method === 'POST' && url.pathname === '/__reset') {
@@ -117,6 +117,9 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
   }
   return false
 }
+
+/** A store's thread asks for its branch threads' runs too; a branch thread for its own only. */
+const ofThread = (runThread: string, asked: string) => runThread === asked || storeThreadOf(runThread) === asked
 
 function threadOf(body: unknown): unknown {
   return body && typeof body === 'object' ? (body as { threadId?: unknown }).threadId : undefined

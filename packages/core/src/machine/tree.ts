@@ -170,7 +170,8 @@ function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings, thre
 
 /**
  * After each step: a regenerated answer's first message joins the versions; a regenerated run that
- * ended before it wrote anything gives back the answer it was to replace, with the run's error.
+ * ended before it wrote anything gives back the answer it was to replace, with the run's error. One
+ * that suspended before it wrote anything (Mastra never shows a suspending call) waits for its answer.
  */
 export function followBranch<S>(model: Model<S>): Model<S> {
   const tree = model.tree
@@ -185,7 +186,7 @@ export function followBranch<S>(model: Model<S>): Model<S> {
     const versions = known.includes(answer.id) ? tree.versions : { ...tree.versions, [pending.after]: [...known, answer.id] }
     return { ...model, tree: { ...tree, versions, shelved, pending: undefined } }
   }
-  if (model.request) return model
+  if (model.request || model.snapshot.confirmations.length > 0) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
   return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
 }
