@@ -190,6 +190,18 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
 }
 
+/**
+ * A regenerated run re-attached (reconnect) after its failure gave back the answer it was to
+ * replace: the rejoined run, with the branch given back put away as that answer's again, as it has
+ * been shown since (the user's edits there stay there). Undefined when nothing was given back.
+ */
+export function rejoinedOverGiveBack<S>(rejoined: Model<S>, shown: Model<S>): Model<S> | undefined {
+  const tree = rejoined.tree
+  if (!tree?.pending || shown.tree?.pending) return undefined
+  const branch = shelve({ ...shown, snapshot: { ...shown.snapshot, requesting: false, error: undefined } })
+  return { ...rejoined, tree: { ...tree, shelved: { ...tree.shelved, [tree.pending.replaced]: branch } } }
+}
+
 const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})
 
 const hasVersions = (tree: Tree<unknown>) => hasKeys(tree.versions)

@@ -1,6 +1,7 @@
 import { AgentStoreError } from '../errors'
 import { isPlainObject } from '../json/json-value'
 import { context, message as messageShape, resumeEntry, type Shape, tool } from '../state/protocol-shapes'
+import type { SavedModel } from '../types'
 
 // The saved model's layout, part by part, with the types every transition relies on: a saved
 // thread comes from storage, which is no more trusted than the network. A part of the wrong shape
@@ -220,3 +221,24 @@ const model: Check = shape({
 
 /** Where a decoded model does not fit the saved format (`model.run.userKeys`), or undefined when it fits. */
 export const misfitOf = (value: unknown): string | undefined => model(value, 'model')
+
+/**
+ * Where a tree of the right shape refers to a branch it does not hold, or undefined: a version of a
+ * message shown that was not put away (a switch to it would find nothing), a fork point with no
+ * version at all, or a regenerated answer waiting to give back one that was not put away.
+ */
+export function treeMisfitOf({ snapshot, tree }: SavedModel): string | undefined {
+  if (!tree) return undefined
+  const held = (id: string) => Object.hasOwn(tree.shelved, id)
+  const empty = Object.keys(tree.versions).find((key) => tree.versions[key]!.length === 0)
+  if (empty !== undefined) return `model.tree.versions.${empty}`
+  const { messages } = snapshot
+  for (let at = 0; at < messages.length; at++) {
+    const key = at > 0 ? messages[at - 1]!.id : ''
+    const shown = messages[at]!.id
+    const versions = Object.hasOwn(tree.versions, key) ? tree.versions[key]! : []
+    if (versions.includes(shown) && versions.some((id) => id !== shown && !held(id))) return `model.tree.versions.${key}`
+  }
+  if (tree.pending && !held(tree.pending.replaced)) return 'model.tree.pending.replaced'
+  return undefined
+}
