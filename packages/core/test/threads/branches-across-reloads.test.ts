@@ -227,6 +227,23 @@ describe.each(storages)('a reload while a regenerate’s run waits for its answe
     expect(errors).toStrictEqual([])
   })
 
+  it('once the new answer has begun, shows it as far as it came, and the answer it replaces is a version with its state', async () => {
+    const { storage, agent, dogs, a2, regenerated } = await regenerateCut()
+    agent.push(...answer(regenerated).slice(1, ANSWER_BEGUN))
+    await saved()
+    const { store: reloaded } = await page(storage)
+    const answerId = `a-${regenerated.runId}`
+    expect(texts(reloaded.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs'])
+    expect(ids(reloaded.getState().messages)).toStrictEqual(['u1', dogs.messages[1]!.id, 'u2', answerId])
+    expect(reloaded.getState()).toMatchObject({ status: 'idle', branches: { [answerId]: { index: 1, count: 2 } } })
+    // The state "dogs" was sent with: the server's snapshot never committed.
+    expect(reloaded.getState().state).toStrictEqual({ topic: 'cats', pinned: 'mine' })
+    await reloaded.switchBranch({ messageId: answerId, index: 0 })
+    expect(reloaded.getState().messages).toStrictEqual(dogs.messages)
+    expect(reloaded.getState().messages.at(-1)).toStrictEqual(a2)
+    expect(reloaded.getState().state).toStrictEqual({ topic: 'dogs', pinned: 'late' })
+  })
+
   it('re-attached by itself, shows the new answer with the state the server sent; the answer given back keeps the edit made on it', async () => {
     const { storage, a2, regenerated } = await regenerateCut()
     const { store, agent } = await page(storage, { agent: new ConnectingAgent() })
