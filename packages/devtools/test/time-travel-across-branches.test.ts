@@ -1,7 +1,8 @@
 // Time travel across the conversation tree: a jump to any entry around an edit and a switch shows
 // the very snapshot recorded there (its branch, `branches` and state), a jump back to the last entry
 // brings the live branch back with every other branch still reachable, a new input after a jump
-// starts another history from that branch, and a replay of the recording gives the same snapshots.
+// starts another history from that branch, a jump into a regenerate that had not begun its answer
+// reloads as abort() leaves it, and a replay of the recording gives the same snapshots.
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { type AgentStoreError, createAgentStore, type PersistStorage, persistThread } from '@agent-state/core'
 import { ScriptedAgent } from '@agent-state/core/testing'
@@ -127,6 +128,22 @@ describe('time travel across an edit and a switch', () => {
     expect(reloaded.getState().messages[2]!.id).toBe(edited)
     expect(reloaded.getState().state).toStrictEqual({ topic: 'birds', pinned: 'on birds' })
     expect(errors).toStrictEqual([])
+  })
+
+  it('a jump into a regenerate before its answer began writes a thread that a reload restores as abort() leaves it: the old answer given back', async () => {
+    const { options, store, recorder, dogs } = await editedAndSwitched()
+    await store.regenerate()
+    const waiting = recorder.getState().entries.find((entry) => entry.model.tree?.pending !== undefined && entry.model.request !== undefined)!
+    expect(texts(waiting.snapshot.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs'])
+    recorder.jumpTo(waiting.index)
+    await writesLanded()
+    const reloaded = createAgentStore<Notes>({ ...options, agent: new ScriptedAgent({ runs: [answer] }) })
+    store.abort()
+    expect(store.getState().messages).toStrictEqual(dogs.messages)
+    expect(reloaded.getState().messages).toStrictEqual(dogs.messages)
+    expect(reloaded.getState()).toMatchObject({ status: 'idle', requesting: false, branches: { u2: { index: 0, count: 2 } } })
+    expect(reloaded.getState().state).toStrictEqual(store.getState().state)
+    expect(reloaded.getState().state).toStrictEqual({ topic: 'dogs', pinned: 'late' })
   })
 
   it('a replay of the recording gives the same snapshots, branches included, and ends on the live branch', async () => {

@@ -431,6 +431,22 @@ describe('a saved tree that names a branch it does not hold', () => {
   })
 })
 
+describe('a saved `branches` that the tree does not bear out', () => {
+  it('is read from the tree: the position of the version shown, and nothing for a message without versions', async () => {
+    const storage = new MapStorage()
+    const { store, agent } = await twoExchanges(storage)
+    await answerLast(agent, store.edit({ messageId: 'u2', content: 'birds' }))
+    await saved()
+    const edited = store.getState().messages[2]!.id
+    const thread = JSON.parse(storage.items.get('notes')!)
+    thread.model.snapshot.branches = { u1: { index: 0, count: 5 }, [edited]: { index: 0, count: 1 } }
+    storage.items.set('notes', JSON.stringify(thread))
+    const { store: reloaded, errors } = await page(storage)
+    expect(reloaded.getState().branches).toStrictEqual({ [edited]: { index: 1, count: 2 } })
+    expect(errors).toStrictEqual([])
+  })
+})
+
 describe.each(storages)('server branches across a reload ($kind storage)', ({ make }) => {
   it("'new-thread': a reload while the fork streams keeps its server thread and copies: the next run goes on there", async () => {
     const storage = make()
