@@ -146,7 +146,9 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === messageId)
   const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
-  const target = Number.isInteger(index) ? versions?.[index] : undefined
+  const listed = Number.isInteger(index) ? versions?.[index] : undefined
+  // A version no branch holds any more (a server's snapshot renamed it away) cannot be shown.
+  const target = listed === messageId || (listed !== undefined && Object.hasOwn(model.tree!.shelved, listed)) ? listed : undefined
   const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
   if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }

@@ -223,22 +223,14 @@ const model: Check = shape({
 export const misfitOf = (value: unknown): string | undefined => model(value, 'model')
 
 /**
- * Where a tree of the right shape refers to a branch it does not hold, or undefined: a version of a
- * message shown that was not put away (a switch to it would find nothing), a fork point with no
- * version at all, or a regenerated answer waiting to give back one that was not put away.
+ * What in a tree of the right shape no store could have written, or undefined: a fork point with no
+ * version, or a regenerated answer waiting to give back one that was not put away. (A version no
+ * branch holds any more is no damage: a server's MESSAGES_SNAPSHOT can rename the one shown away.)
  */
-export function treeMisfitOf({ snapshot, tree }: SavedModel): string | undefined {
+export function treeMisfitOf({ tree }: SavedModel): string | undefined {
   if (!tree) return undefined
-  const held = (id: string) => Object.hasOwn(tree.shelved, id)
   const empty = Object.keys(tree.versions).find((key) => tree.versions[key]!.length === 0)
-  if (empty !== undefined) return `model.tree.versions.${empty}`
-  const { messages } = snapshot
-  for (let at = 0; at < messages.length; at++) {
-    const key = at > 0 ? messages[at - 1]!.id : ''
-    const shown = messages[at]!.id
-    const versions = Object.hasOwn(tree.versions, key) ? tree.versions[key]! : []
-    if (versions.includes(shown) && versions.some((id) => id !== shown && !held(id))) return `model.tree.versions.${key}`
-  }
-  if (tree.pending && !held(tree.pending.replaced)) return 'model.tree.pending.replaced'
+  if (empty !== undefined) return `model.tree.versions.${empty} lists no version`
+  if (tree.pending && !Object.hasOwn(tree.shelved, tree.pending.replaced)) return 'model.tree.pending.replaced names a branch the tree does not hold'
   return undefined
 }

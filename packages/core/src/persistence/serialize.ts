@@ -117,8 +117,8 @@ function migrated(saved: SavedThread, versioning: AppVersioning | undefined): Sa
 function checkModel(saved: SavedThread): void {
   const misfit = misfitOf(saved.model)
   if (misfit) throw refused('damaged', `The saved thread is damaged: ${misfit} has the wrong shape`)
-  const unheld = treeMisfitOf(saved.model)
-  if (unheld) throw refused('damaged', `The saved thread is damaged: ${unheld} names a branch the tree does not hold`)
+  const impossible = treeMisfitOf(saved.model)
+  if (impossible) throw refused('damaged', `The saved thread is damaged: ${impossible}`)
   if (saved.model.snapshot.threadId !== saved.threadId) throw refused('damaged', 'The saved thread is damaged: its thread id')
 }
 

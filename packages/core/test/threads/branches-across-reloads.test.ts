@@ -3,10 +3,12 @@
 // branch with its own; the dropped fork run re-attaches (reconnect) without moving the user's edits
 // between branches; a forked thread keeps its tree when evicted, opened in another tab or reloaded,
 // and loses it when deleted; the server thread and ids of 'new-thread' and 'langgraph' forks come
-// back too; and a tree that names a branch it does not hold is refused, kept aside, as damage.
+// back too; a tree no store could have written is refused and kept aside as damage, and a version
+// no branch holds any more (lost, or renamed away by a server) is refused by a switch, not a crash.
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, type Branching, createAgentStore, createAgentThreads, type PersistStorage, persistThread } from '../../src'
+import { ScriptedAgent } from '../../src/testing'
 import { ev } from '../helpers'
 import { ConnectingAgent, settle } from './support-storages'
 import { MapStorage, SteppedAgent } from './support-threads'
@@ -76,7 +78,7 @@ const storages = [
  * A page over the storage: a store persisting under "notes", on an agent the test streams into by
  * hand. The default agent cannot connect; given a ConnectingAgent, a thread saved mid-run re-attaches by itself.
  */
-async function page<A extends HandAgent = SteppedAgent>(storage: PersistStorage, options: { branching?: Branching; agent?: A } = {}) {
+async function page<A extends HandAgent | ScriptedAgent = SteppedAgent>(storage: PersistStorage, options: { branching?: Branching; agent?: A } = {}) {
   const agent = options.agent ?? (new SteppedAgent() as A)
   const errors: AgentStoreError[] = []
   const store = createAgentStore<Notes>({
@@ -372,7 +374,7 @@ describe('the threads registry', () => {
     expect(second.threads.store('a')).toBeUndefined()
   })
 
-  it('a thread saved with a tree that names a branch it does not hold is refused (RESTORE damaged), kept aside, and the others open whole', async () => {
+  it('a thread saved with a tree no store could have written is refused (RESTORE damaged), kept aside, and the others open whole', async () => {
     const storage = new MapStorage()
     const first = registryPage(storage)
     await forkedThread(first)
@@ -380,14 +382,15 @@ describe('the threads registry', () => {
     await answerLast(first.agents.get('b')!, other.run({ message: { id: 'q1', role: 'user', content: 'frogs' } }))
     await first.threads.flush()
     const damaged = JSON.parse(storage.items.get('app:a')!)
-    damaged.model.tree.shelved = {}
+    damaged.model.tree.versions[''] = []
     const text = JSON.stringify(damaged)
     storage.items.set('app:a', text)
     const second = registryPage(storage)
     await second.threads.whenRestored()
     const refused = second.threads.store('a')!
     expect(codes(second.errors)).toStrictEqual([['RESTORE', 'damaged']])
-    expect(second.errors[0]!.message).toBe(`The saved thread is damaged: model.tree.versions. names a branch the tree does not hold`)
+    // The fork point of a first message is ''.
+    expect(second.errors[0]!.message).toBe('The saved thread is damaged: model.tree.versions. lists no version')
     expect(refused.getState()).toMatchObject({ messages: [], state: initialState, branches: {}, error: { code: 'RESTORE', reason: 'damaged' } })
     expect(storage.items.get('app:a:refused')).toBe(text)
     expect(texts(second.threads.store('b')!.getState().messages)).toStrictEqual(['user:frogs', 'assistant:About frogs'])
@@ -400,34 +403,87 @@ describe('the threads registry', () => {
   })
 })
 
-describe('a saved tree that names a branch it does not hold', () => {
+/** The "birds" edit of two exchanges, saved under "notes" with the answer to "cats" named "a1" (a stable fork point). */
+async function savedEdit() {
+  const storage = new MapStorage()
+  const { store, agent } = await twoExchanges(storage)
+  await answerLast(agent, store.edit({ messageId: 'u2', content: 'birds' }))
+  await saved()
+  const a1 = store.getState().messages[1]!.id
+  return { storage, thread: JSON.parse(storage.items.get('notes')!.replaceAll(a1, 'a1')), edited: store.getState().messages[2]!.id }
+}
+
+describe('a saved tree no store could have written', () => {
   it.each([
-    ['a version of a message shown, not put away', (tree: Tree) => void (tree.shelved = {}), 'model.tree.versions.a1'],
-    ['a fork point without versions', (tree: Tree) => void (tree.versions = { a1: [] }), 'model.tree.versions.a1'],
+    ['a fork point without versions', (tree: Tree) => void (tree.versions = { a1: [] }), 'model.tree.versions.a1 lists no version'],
     [
       'a regenerated answer waiting to give back one not put away',
       (tree: Tree) => void (tree.pending = { after: 'u2', replaced: 'gone' }),
-      'model.tree.pending.replaced',
+      'model.tree.pending.replaced names a branch the tree does not hold',
     ],
   ])('%s: RESTORE damaged naming the part, the text copied to <key>:refused, the store blank and working', async (_, damage, part) => {
-    const storage = new MapStorage()
-    const { store, agent } = await twoExchanges(storage)
-    await answerLast(agent, store.edit({ messageId: 'u2', content: 'birds' }))
-    await saved()
-    const thread = JSON.parse(storage.items.get('notes')!)
-    // Fork points are the ids of the message before: name the answer "a1" for a stable path.
-    const a1 = store.getState().messages[1]!.id
-    const text = JSON.stringify(thread).replaceAll(a1, 'a1')
-    const damaged = JSON.parse(text)
-    damage(damaged.model.tree)
-    storage.items.set('notes', JSON.stringify(damaged))
+    const { storage, thread } = await savedEdit()
+    damage(thread.model.tree)
+    storage.items.set('notes', JSON.stringify(thread))
     const { store: reloaded, errors, agent: next } = await page(storage)
     expect(codes(errors)).toStrictEqual([['RESTORE', 'damaged']])
-    expect(errors[0]!.message).toBe(`The saved thread is damaged: ${part} names a branch the tree does not hold`)
-    expect(storage.items.get('notes:refused')).toBe(JSON.stringify(damaged))
+    expect(errors[0]!.message).toBe(`The saved thread is damaged: ${part}`)
+    expect(storage.items.get('notes:refused')).toBe(JSON.stringify(thread))
     expect(reloaded.getState()).toMatchObject({ messages: [], state: initialState, branches: {} })
     await answerLast(next, reloaded.run({ message: { id: 'n1', role: 'user', content: 'again' } }))
     expect(texts(reloaded.getState().messages)).toStrictEqual(['user:again', 'assistant:About again'])
+  })
+})
+
+describe('a version no branch holds any more', () => {
+  it('in a saved thread, is no damage: the thread comes back whole, and a switch to that version is refused (BRANCH no-such-version), changing nothing', async () => {
+    const { storage, thread, edited } = await savedEdit()
+    // The "dogs" branch put away is gone.
+    thread.model.tree.shelved = {}
+    storage.items.set('notes', JSON.stringify(thread))
+    const { store, errors } = await page(storage)
+    expect(errors).toStrictEqual([])
+    expect(texts(store.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:birds', 'assistant:About birds'])
+    const shown = store.getState()
+    expect(await refusal(store.switchBranch({ messageId: edited, index: 0 }))).toStrictEqual({ code: 'BRANCH', reason: 'no-such-version', messageId: edited })
+    expect(store.getState()).toBe(shown)
+  })
+
+  it("live, after a server's snapshot renamed it away: a switch to it is refused (BRANCH no-such-version), before and after a reload", async () => {
+    // A server that keeps its own history, appends what it is sent under ids of its own, and ends with a snapshot of it.
+    const history: Message[] = []
+    const keepingAndRenaming = (input: RunAgentInput): BaseEvent[] => {
+      const known = new Set(history.map((message) => message.id.replace(/^srv-/, '')))
+      for (const message of input.messages)
+        if (!known.has(message.id)) history.push({ ...message, id: history.length < 4 ? message.id : `srv-${message.id}` } as Message)
+      const id = `a-${input.runId}`
+      history.push({ id, role: 'assistant', content: `About ${lastUserText(input)}` })
+      const [started, , , , , finished] = answer(input)
+      return [started!, { type: 'MESSAGES_SNAPSHOT', messages: structuredClone(history) } as BaseEvent, finished!]
+    }
+    const storage = new MapStorage()
+    const { store } = await page(storage, { agent: new ScriptedAgent({ runs: [keepingAndRenaming] }) })
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    // The server's thread: "dogs" where the fork was, and "birds" appended under its own id.
+    expect(texts(store.getState().messages)).toStrictEqual([
+      'user:cats',
+      'assistant:About cats',
+      'user:dogs',
+      'assistant:About dogs',
+      'user:birds',
+      'assistant:About birds',
+    ])
+    expect(store.getState().branches).toStrictEqual({ u2: { index: 0, count: 2 } })
+    const shown = store.getState()
+    expect(await refusal(store.switchBranch({ messageId: 'u2', index: 1 }))).toStrictEqual({ code: 'BRANCH', reason: 'no-such-version', messageId: 'u2' })
+    expect(store.getState()).toBe(shown)
+    await saved()
+    const { store: reloaded, errors } = await page(storage)
+    expect(errors).toStrictEqual([])
+    expect(reloaded.getState().messages).toStrictEqual(shown.messages)
+    expect(await refusal(reloaded.switchBranch({ messageId: 'u2', index: 1 }))).toStrictEqual({ code: 'BRANCH', reason: 'no-such-version', messageId: 'u2' })
   })
 })
 
