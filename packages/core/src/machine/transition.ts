@@ -37,6 +37,7 @@ import {
   fromWire,
   hasWireIds,
   refuseOffServerBranch,
+  rejoinedOverGiveBack,
   rememberSent,
   type StartFork,
   serverThreadOf,
@@ -143,6 +144,13 @@ function handle<S>(model: Model<S>, input: Input<S>, config: MachineConfig<S>, m
       return branchStep(model, input, refuseRun(model, { hasAgent: true }), startFork(config), config.branching)
   }
 }
+
+/**
+ * A model taken as it is (a restored thread): its tree follows as after a step, so a regenerated run
+ * that ended before it wrote anything gives back the answer it was to replace, and `branches` is
+ * what the tree says.
+ */
+export const withTreeFollowed = <S>(model: Model<S>): Model<S> => (model.tree ? withBranches(model, { model, effects: noEffects }).model : model)
 
 /** The tree follows each step: a regenerated answer joins its versions, and `branches` shows where the branch stands. */
 function withBranches<S>(before: Model<S>, step: Step<S>): Step<S> {
@@ -421,6 +429,9 @@ function rejoinedRun<S>(model: Model<S>, from: 'cut' | 'start', config: MachineC
   const { start, cut, after } = model.request!.rejoining!
   const request = { id: model.request!.id, delivered: from === 'cut', start }
   const rejoined: Model<S> = { ...(from === 'cut' ? cut! : start), request, rejoin: undefined }
+  // What the user changed since was made on the branch given back: it stays there.
+  const overGiveBack = rejoinedOverGiveBack(rejoined, model)
+  if (overGiveBack) return overGiveBack
   const before = from === 'cut' ? (after as S) : start.snapshot.committed
   const now = model.snapshot.committed
   if (before === now) return rejoined

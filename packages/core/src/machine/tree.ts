@@ -146,7 +146,9 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const { messages } = model.snapshot
   const at = messages.findIndex((message) => message.id === messageId)
   const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
-  const target = Number.isInteger(index) ? versions?.[index] : undefined
+  const listed = Number.isInteger(index) ? versions?.[index] : undefined
+  // A version no branch holds any more (a server's snapshot renamed it away) cannot be shown.
+  const target = listed === messageId || (listed !== undefined && Object.hasOwn(model.tree!.shelved, listed)) ? listed : undefined
   const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
   if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }
@@ -189,6 +191,18 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   if (model.request || model.snapshot.confirmations.length > 0) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
   return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
+}
+
+/**
+ * A regenerated run re-attached (reconnect) after its failure gave back the answer it was to
+ * replace: the rejoined run, with the branch given back put away as that answer's again, as it has
+ * been shown since (the user's edits there stay there). Undefined when nothing was given back.
+ */
+export function rejoinedOverGiveBack<S>(rejoined: Model<S>, shown: Model<S>): Model<S> | undefined {
+  const tree = rejoined.tree
+  if (!tree?.pending || shown.tree?.pending) return undefined
+  const branch = shelve({ ...shown, snapshot: { ...shown.snapshot, requesting: false, error: undefined } })
+  return { ...rejoined, tree: { ...tree, shelved: { ...tree.shelved, [tree.pending.replaced]: branch } } }
 }
 
 const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})

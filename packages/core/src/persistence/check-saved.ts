@@ -1,6 +1,7 @@
 import { AgentStoreError } from '../errors'
 import { isPlainObject } from '../json/json-value'
 import { context, message as messageShape, resumeEntry, type Shape, tool } from '../state/protocol-shapes'
+import type { SavedModel } from '../types'
 
 // The saved model's layout, part by part, with the types every transition relies on: a saved
 // thread comes from storage, which is no more trusted than the network. A part of the wrong shape
@@ -220,3 +221,16 @@ const model: Check = shape({
 
 /** Where a decoded model does not fit the saved format (`model.run.userKeys`), or undefined when it fits. */
 export const misfitOf = (value: unknown): string | undefined => model(value, 'model')
+
+/**
+ * What in a tree of the right shape no store could have written, or undefined: a fork point with no
+ * version, or a regenerated answer waiting to give back one that was not put away. (A version no
+ * branch holds any more is no damage: a server's MESSAGES_SNAPSHOT can rename the one shown away.)
+ */
+export function treeMisfitOf({ tree }: SavedModel): string | undefined {
+  if (!tree) return undefined
+  const empty = Object.keys(tree.versions).find((key) => tree.versions[key]!.length === 0)
+  if (empty !== undefined) return `model.tree.versions.${empty} lists no version`
+  if (tree.pending && !Object.hasOwn(tree.shelved, tree.pending.replaced)) return 'model.tree.pending.replaced names a branch the tree does not hold'
+  return undefined
+}

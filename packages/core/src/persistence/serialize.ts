@@ -4,7 +4,7 @@ import type { Model } from '../machine/model'
 import { acceptState, checkState, type StateRules } from '../state/state-rules'
 import { checkSavedValues } from '../state/value-limits'
 import type { PersistOptions, SavedModel, SavedRejoin, SavedThread, SavedView, SerializedThread } from '../types'
-import { misfitOf } from './check-saved'
+import { misfitOf, treeMisfitOf } from './check-saved'
 import { decodeModel, encodeModel } from './model-codec'
 import { FORMAT_VERSION, modelFromSaved, savedFromModel } from './saved-thread'
 
@@ -117,6 +117,8 @@ function migrated(saved: SavedThread, versioning: AppVersioning | undefined): Sa
 function checkModel(saved: SavedThread): void {
   const misfit = misfitOf(saved.model)
   if (misfit) throw refused('damaged', `The saved thread is damaged: ${misfit} has the wrong shape`)
+  const impossible = treeMisfitOf(saved.model)
+  if (impossible) throw refused('damaged', `The saved thread is damaged: ${impossible}`)
   if (saved.model.snapshot.threadId !== saved.threadId) throw refused('damaged', 'The saved thread is damaged: its thread id')
 }
 
