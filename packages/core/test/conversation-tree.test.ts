@@ -189,6 +189,27 @@ describe('regenerate()', () => {
     expect([after.status, after.error?.code, after.error?.message]).toStrictEqual(['idle', 'RUN_ERROR', 'model overloaded'])
     expect(errors.map((error) => error.code)).toStrictEqual(['RUN_ERROR'])
   })
+
+  it('whose run fails before it writes anything keeps the user’s edits made meanwhile on the answer given back', async () => {
+    const failing = (input: RunAgentInput) => [ev.runStarted(input.runId), ev.runError('model overloaded')]
+    const agent = new ScriptedAgent({ runs: [answering, failing], delay: 5 })
+    const store = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 }, onError: () => undefined })
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    const original = store.getState()
+    const started = new Promise<void>((resolve) => store.onEvent((event) => event.type === 'RUN_STARTED' && resolve()))
+    const regenerating = store.regenerate()
+    await started
+    store.setState((notes) => ({ ...notes, pinned: 'meanwhile' }))
+    await regenerating
+    const after = store.getState()
+    expect(after.messages).toBe(original.messages)
+    expect(after.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'meanwhile' })
+    expect(after.committed).toStrictEqual(after.state)
+    expect(after.error?.code).toBe('RUN_ERROR')
+    // The next run sends them.
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    expect(agent.inputs[2]!.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'meanwhile' })
+  })
 })
 
 describe('branches', () => {

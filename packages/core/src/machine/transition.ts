@@ -1,7 +1,7 @@
 import type { CustomEvent, Event, Message, MessagesSnapshotEvent, RunAgentInput, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { EventType } from '../event-types'
-import { isPlainObject } from '../json/json-value'
+import { withKeysChanged } from '../state/edit-merge'
 import { type ChunkEvent, expandChunk, isChunk } from '../snapshot/chunks'
 import { blankSnapshot } from '../snapshot/copy'
 import { checkedType, reduceEvent } from '../snapshot/reduce-event'
@@ -435,16 +435,8 @@ function rejoinedRun<S>(model: Model<S>, from: 'cut' | 'start', config: MachineC
   const before = from === 'cut' ? (after as S) : start.snapshot.committed
   const now = model.snapshot.committed
   if (before === now) return rejoined
-  // Only the keys the user changed are set again; a state that is not an object was edited as a whole.
-  if (!isPlainObject(before) || !isPlainObject(now)) return setUserState(rejoined, now, config, memo).model
-  let state = rejoined.snapshot.state as Record<string, unknown>
-  for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
-    if (before[key] === now[key]) continue
-    state = { ...state }
-    if (Object.hasOwn(now, key)) state[key] = now[key]
-    else delete state[key]
-  }
-  return setUserState(rejoined, state as S, config, memo).model
+  // Only the keys the user changed are set again.
+  return setUserState(rejoined, withKeysChanged(rejoined.snapshot.state, before, now), config, memo).model
 }
 
 /** The confirmations reopen as they were, drafts held and `committed` unchanged, so answering again resends. */

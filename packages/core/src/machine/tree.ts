@@ -1,6 +1,7 @@
 import type { Message, MessagesSnapshotEvent, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
 import { messagesForServer } from '../snapshot/messages'
+import { withKeysChanged } from '../state/edit-merge'
 import type { AgentSnapshot, Branching, BranchPosition, RunOptions } from '../types'
 import { type Branch, type Model, refused, type Sent, type Step, type Tree } from './model'
 
@@ -190,7 +191,19 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   }
   if (model.request || model.snapshot.confirmations.length > 0) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
-  return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
+  // What the user changed while the run was out is not lost with it: it is made on the answer given back too.
+  const started = tree.sent[pending.after]?.committed ?? branch!.snapshot.committed
+  const kept = withChangesSince(branch!, started, model.snapshot.committed)
+  return unshelve(model, kept, model.snapshot.error, { ...tree, shelved, pending: undefined })
+}
+
+/** The branch with the keys that changed from `before` to `now` changed alike, in what it shows, commits and holds as the server's. */
+function withChangesSince<S>(branch: Branch<S>, before: S, now: S): Branch<S> {
+  if (before === now) return branch
+  const { snapshot, server } = branch
+  const state = withKeysChanged(snapshot.state, before, now)
+  const committed = withKeysChanged(snapshot.committed, before, now)
+  return { ...branch, snapshot: { ...snapshot, state, committed }, server: withKeysChanged(server, before, now) }
 }
 
 /**

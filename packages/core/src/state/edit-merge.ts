@@ -304,3 +304,20 @@ export function claimChangedKeys(edit: Edit): Edit {
   if (!isPlainObject(base) || !isPlainObject(mine)) return edit
   return { ...edit, whole: union(edit.whole, changedKeys(base, mine)) }
 }
+
+/**
+ * `target` with the top-level keys that changed from `before` to `now` changed the same way: the
+ * user's changes carried to another state. A state that is not an object was changed as a whole.
+ */
+export function withKeysChanged<S>(target: S, before: S, now: S): S {
+  if (before === now) return target
+  if (!isPlainObject(before) || !isPlainObject(now) || !isPlainObject(target)) return now
+  let state: JsonObject = target
+  for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    if (before[key] === now[key]) continue
+    if (state === target) state = { ...target }
+    if (Object.hasOwn(now, key)) state[key] = now[key]
+    else delete state[key]
+  }
+  return state as S
+}

@@ -229,6 +229,16 @@ describe.each(storages)('a reload while a regenerate’s run waits for its answe
     expect(errors).toStrictEqual([])
   })
 
+  it('gives back the answer it was to replace with the edit the user made while it waited', async () => {
+    const { storage, store: before, dogs } = await regenerateCut()
+    before.setState((notes) => ({ ...notes, pinned: 'waiting' }))
+    await saved()
+    const { store, errors } = await page(storage)
+    expect(store.getState().messages).toStrictEqual(dogs.messages)
+    expect(store.getState()).toMatchObject({ status: 'idle', branches: {}, state: { topic: 'dogs', pinned: 'waiting' }, committed: { topic: 'dogs', pinned: 'waiting' } })
+    expect(errors).toStrictEqual([])
+  })
+
   it('once the new answer has begun, shows it as far as it came, and the answer it replaces is a version with its state', async () => {
     const { storage, agent, dogs, a2, regenerated } = await regenerateCut()
     agent.push(...answer(regenerated).slice(1, ANSWER_BEGUN))
