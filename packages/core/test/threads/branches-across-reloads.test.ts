@@ -235,7 +235,12 @@ describe.each(storages)('a reload while a regenerate’s run waits for its answe
     await saved()
     const { store, errors } = await page(storage)
     expect(store.getState().messages).toStrictEqual(dogs.messages)
-    expect(store.getState()).toMatchObject({ status: 'idle', branches: {}, state: { topic: 'dogs', pinned: 'waiting' }, committed: { topic: 'dogs', pinned: 'waiting' } })
+    expect(store.getState()).toMatchObject({
+      status: 'idle',
+      branches: {},
+      state: { topic: 'dogs', pinned: 'waiting' },
+      committed: { topic: 'dogs', pinned: 'waiting' },
+    })
     expect(errors).toStrictEqual([])
   })
 
