@@ -380,3 +380,100 @@ describe('the saved size of the tree', () => {
     expect(restored.getState().state.rows).toStrictEqual(big)
   })
 })
+
+describe('the tree at its edges', () => {
+  /** A run that calls a tool and answers after its result: four messages from one run. */
+  const toolRoundTrip = (input: RunAgentInput): BaseEvent[] => [
+    ev.runStarted(input.runId),
+    ev.textStart(`call-${input.runId}`),
+    ev.toolStart(`tc-${input.runId}`, 'lookup', `call-${input.runId}`),
+    ev.toolArgs(`tc-${input.runId}`, '{}'),
+    ev.toolEnd(`tc-${input.runId}`),
+    ev.textEnd(`call-${input.runId}`),
+    ev.toolResult(`result-${input.runId}`, `tc-${input.runId}`, 'found'),
+    ev.textStart(`a-${input.runId}`),
+    ev.text(`a-${input.runId}`, 'Found it'),
+    ev.textEnd(`a-${input.runId}`),
+    ev.runFinished(input.runId),
+  ]
+
+  it('regenerate() of the answer after a tool round trip replaces all the run wrote, sending the question alone', async () => {
+    const { store, agent } = chat([toolRoundTrip])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    const first = store.getState().messages
+    expect(first.map((message) => message.role)).toStrictEqual(['user', 'assistant', 'tool', 'assistant'])
+    await store.regenerate({ messageId: first[3]!.id })
+    expect(agent.inputs[1]!.messages).toStrictEqual([first[0]])
+    const again = store.getState()
+    expect(texts(again.messages)).toStrictEqual(['user:cats', 'assistant:About cats'])
+    expect(again.branches).toStrictEqual({ [again.messages[1]!.id]: { index: 1, count: 2 } })
+    await store.switchBranch({ messageId: again.messages[1]!.id, index: 0 })
+    expect(store.getState().messages).toStrictEqual(first)
+  })
+
+  it('regenerate() without a messageId takes the last answer, also when the branch ends with a question the failed run left', async () => {
+    const { store, agent } = chat([answering, (input) => [ev.runStarted(input.runId), ev.runError('model overloaded')]])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    expect(store.getState().messages.map((message) => message.id)).toStrictEqual(['u1', `a-${agent.inputs[0]!.runId}`, 'u2'])
+    await store.regenerate()
+    expect(agent.inputs[2]!.messages.map((message) => message.id)).toStrictEqual(['u1'])
+    expect(texts(store.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats'])
+  })
+
+  it('regenerate() of an answer no user message comes before is refused (BRANCH nothing-to-regenerate)', async () => {
+    const { store } = chat()
+    store.apply([ev.runStarted('r0'), ev.textStart('greeting'), ev.text('greeting', 'Hello'), ev.textEnd('greeting'), ev.runFinished('r0')])
+    const shown = store.getState()
+    expect(await refusal(store.regenerate({ messageId: 'greeting' }))).toStrictEqual(['BRANCH', 'nothing-to-regenerate'])
+    expect(await refusal(store.regenerate())).toStrictEqual(['BRANCH', 'nothing-to-regenerate'])
+    expect(store.getState()).toBe(shown)
+  })
+
+  it('a refusal names the command and the message: switchBranch() of a message not on the branch is unknown-message', async () => {
+    const { store } = await twoExchanges()
+    const messageOf = (promise: Promise<void>) =>
+      promise.then(
+        () => undefined,
+        (error: AgentStoreError) => [error.code, error.reason, error.message],
+      )
+    expect(await messageOf(store.switchBranch({ messageId: 'nope', index: 0 }))).toStrictEqual([
+      'BRANCH',
+      'unknown-message',
+      'switchBranch(): message "nope" is not on the current branch',
+    ])
+    expect(await messageOf(store.edit({ messageId: 'nope', content: 'x' }))).toStrictEqual([
+      'BRANCH',
+      'unknown-message',
+      'edit(): message "nope" is not on the current branch',
+    ])
+    expect(await messageOf(store.regenerate({ messageId: 'u2' }))).toStrictEqual(['BRANCH', 'wrong-role', 'regenerate(): message "u2" has the wrong role'])
+  })
+
+  it('a failed regenerate gives back its answer with the rest of the tree: an earlier fork still lists and switches', async () => {
+    const failing = (input: RunAgentInput) => [ev.runStarted(input.runId), ev.runError('model overloaded')]
+    const { store } = chat([answering, answering, answering, failing])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    await store.edit({ messageId: 'u2', content: 'birds' })
+    const forked = store.getState()
+    await store.regenerate()
+    const after = store.getState()
+    expect(after.messages).toBe(forked.messages)
+    expect(after.branches).toStrictEqual(forked.branches)
+    await store.switchBranch({ messageId: forked.messages[2]!.id, index: 0 })
+    expect(texts(store.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs'])
+    expect(store.getState().branches).toStrictEqual({ u2: { index: 0, count: 2 } })
+  })
+
+  it('a MESSAGES_SNAPSHOT that leaves out a forked message leaves it out of branches too', async () => {
+    const { store } = await twoExchanges()
+    await store.edit({ messageId: 'u1', content: 'owls' })
+    await store.regenerate()
+    const [owls, answer] = store.getState().messages
+    expect(Object.keys(store.getState().branches)).toStrictEqual([owls!.id, answer!.id])
+    store.apply([ev.runStarted('r9'), { type: 'MESSAGES_SNAPSHOT', messages: [owls] } as BaseEvent, ev.runFinished('r9')])
+    expect(store.getState().messages).toStrictEqual([owls])
+    expect(store.getState().branches).toStrictEqual({ [owls!.id]: { index: 1, count: 2 } })
+  })
+})
