@@ -117,6 +117,17 @@ describe('createAgentThreads', () => {
     expect(threads.getState().threads).toEqual([expect.objectContaining({ id: 'a', status: 'idle', title: 'hi', hasConfirmation: false })])
   })
 
+  it('titles a thread with its first user message as first sent, cut at 80 characters; an edit of that message keeps the title', async () => {
+    const threads = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(1, 0) })
+    const store = threads.open('a')
+    await store.run({ message: `${'long '.repeat(20)}question` })
+    const title = threads.getState().threads[0]!.title!
+    expect([title.length, title]).toStrictEqual([80, `${'long '.repeat(20).slice(0, 79)}…`])
+    await store.edit({ messageId: store.getState().messages[0]!.id, content: 'short' })
+    expect(store.getState().messages[0]!.content).toBe('short')
+    expect(threads.getState().threads[0]!.title).toBe(title)
+  })
+
   it('keeps at most maxThreads live stores: the least recently used idle ones are saved and come back complete', async () => {
     const { items, storage } = memoryStorage()
     const threads = createAgentThreads<Doc>({ initialState: { notes: [] }, createAgent: createAgent(5, 0), persist: persistThread({ storage }), maxThreads: 2 })
