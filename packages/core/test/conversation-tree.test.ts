@@ -262,6 +262,17 @@ describe('refusals: nothing changes, and the promise rejects with a stable code'
     expect(await refusal(store.switchBranch({ messageId: edited, index: -1 }))).toStrictEqual(['BRANCH', 'no-such-version'])
     expect(await refusal(chat().store.regenerate())).toStrictEqual(['BRANCH', 'nothing-to-regenerate'])
   })
+
+  it('an answer a failed regenerate gave back still has no other versions: BRANCH no-versions, for every index', async () => {
+    const { store } = chat([answering, (input) => [ev.runStarted(input.runId), ev.runError('model overloaded')]])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.regenerate()
+    const shown = store.getState()
+    const answer = shown.messages[1]!.id
+    expect(await refusal(store.switchBranch({ messageId: answer, index: 0 }))).toStrictEqual(['BRANCH', 'no-versions'])
+    expect(await refusal(store.switchBranch({ messageId: answer, index: 1 }))).toStrictEqual(['BRANCH', 'no-versions'])
+    expect(store.getState()).toBe(shown)
+  })
 })
 
 describe('the tree across a reload', () => {

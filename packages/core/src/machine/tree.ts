@@ -147,7 +147,9 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const at = messages.findIndex((message) => message.id === messageId)
   const versions = at === -1 ? undefined : model.tree?.versions[forkKey(messages, at)]
   const target = Number.isInteger(index) ? versions?.[index] : undefined
-  const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
+  // A regenerate that gave its answer back leaves a fork point with one version: still no other versions.
+  const hasOthers = versions !== undefined && versions.length > 1 && versions.includes(messageId)
+  const why = at === -1 ? 'unknown-message' : !hasOthers ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
   if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }
   const left = model.tree!
