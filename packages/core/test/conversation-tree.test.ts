@@ -5,7 +5,7 @@ import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore, persistThread, restoreThread, type SavedThread, type SavedView, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
-import { ev } from './helpers'
+import { ev, ManualAgent } from './helpers'
 
 interface Notes {
   topic: string
@@ -188,6 +188,53 @@ describe('regenerate()', () => {
     expect(after.branches).toStrictEqual({})
     expect([after.status, after.error?.code, after.error?.message]).toStrictEqual(['idle', 'RUN_ERROR', 'model overloaded'])
     expect(errors.map((error) => error.code)).toStrictEqual(['RUN_ERROR'])
+  })
+})
+
+/** One exchange answered "cats", then a regenerate whose run the test streams by hand, with RUN_STARTED sent. */
+async function regenerating() {
+  const agent = new ManualAgent({})
+  const store = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 } })
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+  const first = store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+  await tick()
+  agent.push(ev.snapshot({ topic: 'cats', runs: 1 }), ev.textStart('a1'), ev.text('a1', 'About cats'), ev.textEnd('a1'))
+  agent.finish(agent.inputs[0]!.runId)
+  await first
+  const original = store.getState()
+  const regenerated = store.regenerate()
+  await tick()
+  return { agent, store, original, regenerated }
+}
+
+describe('regenerate() given back', () => {
+  for (const end of ['fails', 'is aborted'] as const) {
+    it(`whose run ${end} before it writes a message keeps the user's edits made while it ran`, async () => {
+      const { agent, store, original, regenerated } = await regenerating()
+      expect(store.getState().state).toStrictEqual({ topic: '', runs: 0 })
+      store.setState((notes) => ({ ...notes, pinned: 'mine' }))
+      if (end === 'fails') agent.push(ev.runError('model overloaded'))
+      else store.abort()
+      await regenerated
+      const after = store.getState()
+      expect(after.messages).toBe(original.messages)
+      expect(after.branches).toStrictEqual({})
+      expect(after.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      expect(after.committed).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      // The edit is the branch's: the next run sends it.
+      const next = store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+      expect(agent.inputs.at(-1)!.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      store.abort()
+      await next
+    })
+  }
+
+  it('without an edit gives back the answer’s state object itself', async () => {
+    const { agent, store, original, regenerated } = await regenerating()
+    agent.push(ev.runError('model overloaded'))
+    await regenerated
+    expect(store.getState().state).toBe(original.state)
+    expect(store.getState().committed).toBe(original.committed)
   })
 })
 

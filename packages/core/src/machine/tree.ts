@@ -1,8 +1,10 @@
 import type { Message, MessagesSnapshotEvent, RunStartedEvent } from '@ag-ui/core'
 import { AgentStoreError } from '../errors'
+import { deepEqual, isPlainObject } from '../json/json-value'
 import { messagesForServer } from '../snapshot/messages'
 import type { AgentSnapshot, Branching, BranchPosition, RunOptions } from '../types'
 import { type Branch, type Model, refused, type Sent, type Step, type Tree } from './model'
+import { valueAt, withKey } from './predictions'
 
 // The conversation as a tree: the current branch is the model itself (`messages` stays linear, so
 // every selector keeps working), and each version of a message that is not on it keeps its branch
@@ -172,7 +174,8 @@ function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings, thre
 
 /**
  * After each step: a regenerated answer's first message joins the versions; a regenerated run that
- * ended before it wrote anything gives back the answer it was to replace, with the run's error.
+ * ended before it wrote anything gives back the answer it was to replace, with the run's error and
+ * the user's edits made while it ran.
  */
 export function followBranch<S>(model: Model<S>): Model<S> {
   const tree = model.tree
@@ -189,7 +192,23 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   }
   if (model.request) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
-  return unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
+  const back = unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
+  // The fork started from the state its question was sent with (fork() takes the same one).
+  const started = tree.sent[pending.after]?.committed ?? branch!.snapshot.committed
+  return withEditsCarried(back, started, model.snapshot.state)
+}
+
+/**
+ * The branch given back, with the top-level keys the fork changed (`from` -> `to`) set as an edit
+ * at rest sets them. A failed or aborted run's own changes were rolled back: what differs is the user's.
+ */
+function withEditsCarried<S>(model: Model<S>, from: S, to: S): Model<S> {
+  if (deepEqual(from, to)) return model
+  const keys = isPlainObject(from) && isPlainObject(to) ? [...new Set([...Object.keys(from), ...Object.keys(to)])] : undefined
+  const changed = keys?.filter((key) => !deepEqual(valueAt(from, key), valueAt(to, key)))
+  const edited = (state: S) => (changed ? changed.reduce((next, key) => withKey(next, key, valueAt(to, key)), state) : to)
+  const { snapshot, server } = model
+  return { ...model, server: edited(server), snapshot: { ...snapshot, state: edited(snapshot.state), committed: edited(snapshot.committed) } }
 }
 
 const noBranches: Readonly<Record<string, BranchPosition>> = Object.freeze({})
