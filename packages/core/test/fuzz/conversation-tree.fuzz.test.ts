@@ -1,0 +1,87 @@
+// A model-based fuzz of the conversation tree: random sequences of runs, edits of a user message of
+// the branch, regenerations of an answer (or of the last one), switches to a version, the user's own
+// edits of the state (also while a request is open), aborts, interrupts cancelled, failed runs and
+// reloads (serializeThread + restoreThread, or persistThread), through the public API against an
+// in-process agent the test streams. After every step (conversation-tree-model.ts, TreeWorld.check):
+// `messages` is the branch the reference shows, `branches` lists exactly its messages with versions,
+// `state` and `committed` are what that branch had when last shown (the user's edits included), and
+// every fork sent the branch up to its user message, the state that message was sent with and the
+// run before it. Short cases of what it checks are written out in conversation-tree.test.ts.
+import fc from 'fast-check'
+import { describe, it } from 'vitest'
+import { type During, type Outcome, TreeWorld } from './conversation-tree-model'
+
+const NUM_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 150
+// Fixed so that a failure replays; FUZZ_SEED explores other cases.
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 2424
+
+class Step implements fc.AsyncCommand<object, TreeWorld> {
+  constructor(
+    private readonly name: string,
+    private readonly act: (world: TreeWorld) => void | Promise<void>,
+  ) {}
+  check = () => true
+  async run(_model: object, world: TreeWorld) {
+    await this.act(world)
+    world.check()
+  }
+  toString = () => this.name
+}
+
+/** How the agent answers, whether it writes the state with a delta, and what the user does meanwhile. */
+const request = fc.record({
+  outcome: fc.constantFrom<Outcome>('one', 'one', 'two', 'failEarly', 'failLate', 'ask'),
+  viaDelta: fc.boolean(),
+  during: fc.option(fc.record({ act: fc.constantFrom<During['act']>('note', 'abort', 'refuse'), early: fc.boolean() }), { nil: undefined, freq: 3 }),
+})
+type Request = typeof request extends fc.Arbitrary<infer R> ? R : never
+
+const named = ({ outcome, viaDelta, during }: Request) =>
+  `(${[outcome, viaDelta ? 'delta' : '', during ? `${during.act} ${during.early ? 'after RUN_STARTED' : 'before the end'}` : ''].filter(Boolean).join(', ')})`
+
+const pick = fc.nat({ max: 7 })
+const weighted = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => Array.from({ length: weight }, () => arbitrary)
+
+const commands = [
+  ...weighted(
+    request.map((r) => new Step(`run ${named(r)}`, (world) => world.run(r.outcome, r.viaDelta, r.during))),
+    3,
+  ),
+  ...weighted(
+    fc.tuple(pick, request).map(([p, r]) => new Step(`edit user message #${p} ${named(r)}`, (world) => world.edit(p, r.outcome, r.viaDelta, r.during))),
+    2,
+  ),
+  ...weighted(
+    fc
+      .tuple(fc.option(pick, { nil: undefined }), request)
+      .map(
+        ([p, r]) =>
+          new Step(`regenerate ${p === undefined ? 'the last answer' : `answer #${p}`} ${named(r)}`, (world) =>
+            world.regenerate(p, r.outcome, r.viaDelta, r.during),
+          ),
+      ),
+    2,
+  ),
+  ...weighted(
+    fc.tuple(pick, fc.nat({ max: 5 })).map(([p, i]) => new Step(`switch message #${p} to version ${i}`, (world) => world.switchBranch(p, i))),
+    3,
+  ),
+  fc.constant(new Step('setState note', (world) => world.setNote())),
+  request.map((r) => new Step(`cancel the confirmation ${named(r)}`, (world) => world.cancel(r.outcome, r.viaDelta, r.during))),
+  fc.constantFrom<'serialized' | 'persisted'>('serialized', 'persisted').map((how) => new Step(`reload (${how})`, (world) => world.reload(how))),
+]
+
+describe('the conversation tree under random use', () => {
+  it(
+    'shows the branch, its versions and the state it had, sends every fork as specified, keeps what the user set, and survives reloads',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 30, size: 'large' }), async (steps) => {
+          await fc.asyncModelRun(() => ({ model: {}, real: new TreeWorld() }), steps)
+        }),
+        { numRuns: NUM_RUNS, seed: SEED },
+      )
+    },
+    Math.max(30_000, NUM_RUNS * 200),
+  )
+})
