@@ -389,6 +389,22 @@ describe('the tree across a reload', () => {
   })
 })
 
+describe('a reload while a regenerate streams', () => {
+  it('before its first message gives back the answer it was to replace, as abort() does; the next run follows it', async () => {
+    const { store, original } = await regenerating()
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+    const agent = new ScriptedAgent({ runs: [answering] })
+    const restored = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 }, restore: restoreThread(saved) })
+    expect(restored.getState().messages).toStrictEqual(original.messages)
+    expect(restored.getState().state).toStrictEqual(original.state)
+    expect([restored.getState().branches, restored.getState().requesting]).toStrictEqual([{}, false])
+    await restored.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    expect(texts(agent.inputs[0]!.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs'])
+    expect(texts(restored.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs'])
+    expect(restored.getState().branches).toStrictEqual({})
+  })
+})
+
 describe('the saved size of the tree', () => {
   it('every branch of a large state is saved as what differs: ten versions add less than half a copy of it', async () => {
     const big = Array.from({ length: 2_000 }, (_, index) => ({ id: index, text: `row ${index} `.repeat(5) }))

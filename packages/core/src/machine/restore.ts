@@ -2,6 +2,7 @@ import type { MachineConfig } from './config'
 import { initialModel, type Model } from './model'
 import { failRun } from './run-end'
 import { dropRequest, withRequestShown } from './transition'
+import { followBranch } from './tree'
 
 // What a store starts from: a thread read back (from storage, `restore`, or the devtools), or the
 // blank thread. The shell reads and checks the saved text; what becomes of the run it held is
@@ -9,13 +10,14 @@ import { dropRequest, withRequestShown } from './transition'
 
 /**
  * A restored model starts without a request: the one it had belongs to another page. A run that was
- * streaming ends as an abort() would end it: drafts discarded, answers not yet delivered given back.
+ * streaming ends as an abort() would end it: drafts discarded, answers not yet delivered given back,
+ * and a regenerate that had no message yet gives back the answer it was to replace.
  */
 export function startingModel<S>(restored: Model<S> | undefined, config: MachineConfig<S>): Model<S> {
   if (!restored) return initialModel(config.initial)
   // A thread saved before snapshots said whether a request was open says so now.
-  if (!restored.request) return withRequestShown(restored)
-  return withRequestShown(dropRequest(restored, undefined, config).model)
+  if (!restored.request) return withRequestShown(followBranch(restored))
+  return withRequestShown(followBranch(dropRequest(restored, undefined, config).model))
 }
 
 /**
