@@ -128,10 +128,11 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 /**
  * What the user does while a request is open, right after RUN_STARTED (`early`) or just before the
- * run's last event: sets their note, aborts, or tries every command a run refuses.
+ * run's last event: sets their note, aborts, tries every command a run refuses, or reloads the page
+ * (the thread serialized and restored into a fresh store; the old page's request goes with it).
  */
 export interface During {
-  readonly act: 'note' | 'abort' | 'refuse'
+  readonly act: 'note' | 'abort' | 'refuse' | 'reload'
   readonly early: boolean
 }
 
@@ -287,6 +288,13 @@ export class TreeWorld {
     if (act === 'note') this.noteWhileOpen = this.newNote()
     else if (act === 'abort') {
       this.store.abort()
+      this.aborted = early ? 'early' : 'late'
+    } else if (act === 'reload') {
+      // "A run that was streaming ends as an abort() would end it."
+      const page = this.store
+      this.store = this.newStore('serialized')
+      await this.store.whenRestored()
+      page.abort()
       this.aborted = early ? 'early' : 'late'
     } else await this.refusedWhileOpen()
   }

@@ -32,7 +32,7 @@ class Step implements fc.AsyncCommand<object, TreeWorld> {
 const request = fc.record({
   outcome: fc.constantFrom<Outcome>('one', 'one', 'two', 'failEarly', 'failLate', 'ask'),
   viaDelta: fc.boolean(),
-  during: fc.option(fc.record({ act: fc.constantFrom<During['act']>('note', 'abort', 'refuse'), early: fc.boolean() }), { nil: undefined, freq: 3 }),
+  during: fc.option(fc.record({ act: fc.constantFrom<During['act']>('note', 'abort', 'refuse', 'reload'), early: fc.boolean() }), { nil: undefined, freq: 3 }),
 })
 type Request = typeof request extends fc.Arbitrary<infer R> ? R : never
 
