@@ -10,6 +10,7 @@ import {
   type AgentSnapshot,
   type AgentStore,
   type AgentStoreError,
+  type Branching,
   type BranchPosition,
   createAgentStore,
   type PersistStorage,
@@ -152,6 +153,8 @@ interface View {
   readonly runId: string | undefined
   readonly status: RunStatus
   readonly asking: boolean
+  /** Branching 'new-thread': the server thread the branch is sent on, when not the store's own. */
+  readonly thread: string | undefined
 }
 
 const project = (messages: readonly Pick<Message, 'id' | 'role' | 'content'>[]) => messages.map(({ id, role, content }) => ({ id, role, content }))
@@ -186,13 +189,17 @@ export class TreeWorld {
   private readonly versions = new Map<string, string[]>()
   /** The version shown after each fork point. */
   private readonly shown = new Map<string, string>()
-  private view: View = { state: initialState, runId: undefined, status: 'idle', asking: false }
+  private view: View = { state: initialState, runId: undefined, status: 'idle', asking: false, thread: undefined }
+  /** Branching 'new-thread': the id each message has on each branch's server thread, where not its own. */
+  private readonly wireIds = new Map<string, Map<string, string>>()
+  private readonly threadId: string
   /** Each branch's view as last shown, by the last message of the branch. */
   private readonly saved = new Map<string, View>()
   private readonly storage = new Map<string, string>()
 
-  constructor() {
+  constructor(private readonly branching: Exclude<Branching, 'langgraph'>) {
     this.store = this.newStore(undefined)
+    this.threadId = this.store.getState().threadId
   }
 
   private newStore(restore: 'serialized' | 'persisted' | undefined): AgentStore<Doc> {
@@ -210,10 +217,10 @@ export class TreeWorld {
         setItem: (key, value) => void items.set(key, value),
         removeItem: (key) => void items.delete(key),
       }
-      return createAgentStore<Doc>({ agent, initialState, onError, persist: persistThread({ storage, key: 'tree' }) })
+      return createAgentStore<Doc>({ agent, initialState, onError, branching: this.branching, persist: persistThread({ storage, key: 'tree' }) })
     }
     const saved = restore === 'serialized' ? { restore: restoreThread(JSON.parse(JSON.stringify(serializeThread(this.store)))) } : {}
-    return createAgentStore<Doc>({ agent, initialState, onError, ...saved })
+    return createAgentStore<Doc>({ agent, initialState, onError, branching: this.branching, ...saved })
   }
 
   private next(): number {
@@ -329,16 +336,39 @@ export class TreeWorld {
     if (this.store.getState() !== before) violate(`${what}-refused`, 'a refused command changed the snapshot')
   }
 
-  /** The request a run sent: the branch's messages, `state`, and `parentRunId` only for a fork. */
-  private checkRequest(what: string, input: RunAgentInput | undefined, messages: readonly Node[], state: Doc, parentRunId: string | undefined) {
+  /**
+   * The request a run sent: the branch's messages, `state`, and `parentRunId` only for a fork, on the
+   * branch's server thread (`thread`), each message under the id it has there.
+   */
+  private checkRequest(
+    what: string,
+    input: RunAgentInput | undefined,
+    messages: readonly Node[],
+    state: Doc,
+    parentRunId: string | undefined,
+    thread: string | undefined,
+  ) {
     if (!input) return violate(`${what}-request`, 'no request was sent')
-    same(`${what}-request-messages`, project(input.messages), project(messages))
+    const wire = thread === undefined ? undefined : this.wireIds.get(thread)
+    same(`${what}-request-thread`, input.threadId, thread ?? this.threadId)
+    same(`${what}-request-messages`, project(input.messages), project(messages.map((node) => ({ ...node, id: wire?.get(node.id) ?? node.id }))))
     same(`${what}-request-state`, input.state, state)
     same(`${what}-request-parentRunId`, input.parentRunId, parentRunId)
   }
 
+  /**
+   * The server thread a fork run `runId` goes to: with branching 'new-thread' a thread of its own,
+   * where every message of the branch before the fork (`before`) is a copy under a fresh id.
+   */
+  private forkThread(runId: string, before: readonly Node[]): string | undefined {
+    if (this.branching === 'history') return undefined
+    const thread = `${this.threadId}~${runId}`
+    this.wireIds.set(thread, new Map(before.map((node) => [node.id, `${node.id}~${runId}`])))
+    return thread
+  }
+
   /** What the run `runId` (sent `sent`) added to the branch and the view it left, as `outcome` and the user say. */
-  private ended(runId: string, question: string, sent: Doc, outcome: Outcome): void {
+  private ended(runId: string, question: string, sent: Doc, outcome: Outcome, thread: string | undefined): void {
     const aborted = this.aborted
     const messages = aborted === 'early' ? 0 : { one: 1, two: 2, failEarly: 0, failLate: 1, ask: 1 }[outcome]
     for (let i = 0; i < messages; i++) {
@@ -349,7 +379,8 @@ export class TreeWorld {
     const failed = !aborted && (outcome === 'failEarly' || outcome === 'failLate')
     const asking = !aborted && outcome === 'ask'
     const state = aborted || failed ? sent : written(sent, question, runId)
-    this.view = { state: this.withNoteWhileOpen(state), runId, status: failed ? 'error' : asking ? 'interrupted' : 'idle', asking }
+    const status = failed ? 'error' : asking ? 'interrupted' : 'idle'
+    this.view = { state: this.withNoteWhileOpen(state), runId, status, asking, thread }
   }
 
   private withNoteWhileOpen(state: Doc): Doc {
@@ -365,8 +396,8 @@ export class TreeWorld {
     this.addVersion({ ...message, parent: this.leaf(), sent: { state: sent, runBefore: this.view.runId } })
     const { refusal, input } = await this.send(call, outcome, viaDelta, during)
     if (refusal) violate('run', `refused with ${refusal.code}`)
-    this.checkRequest('run', input, this.path(), sent, undefined)
-    this.ended(input!.runId, message.content, sent, outcome)
+    this.checkRequest('run', input, this.path(), sent, undefined, this.view.thread)
+    this.ended(input!.runId, message.content, sent, outcome, this.view.thread)
   }
 
   async edit(pick: number, outcome: Outcome, viaDelta: boolean, during?: During): Promise<void> {
@@ -382,9 +413,11 @@ export class TreeWorld {
     const id = input?.messages.at(-1)?.id ?? ''
     if (this.nodes.has(id)) violate('edit-new-id', `the new version has the id ${id} of a message already in the tree`)
     const sent = target.sent!
+    const runId = input!.runId
+    const thread = this.forkThread(runId, this.path().slice(0, this.path().indexOf(target)))
     this.addVersion({ id, role: 'user', content, parent: target.parent, sent })
-    this.checkRequest('edit', input, this.path(), sent.state, sent.runBefore)
-    this.ended(input!.runId, content, sent.state, outcome)
+    this.checkRequest('edit', input, this.path(), sent.state, sent.runBefore, thread)
+    this.ended(runId, content, sent.state, outcome, thread)
   }
 
   /** `pick` undefined: regenerate() of the last answer. */
@@ -401,14 +434,15 @@ export class TreeWorld {
     this.saved.set(this.leaf(), this.view)
     const { refusal, input } = await this.send(call, outcome, viaDelta, during)
     if (refusal) violate('regenerate', `refused with ${refusal.code}`)
-    this.checkRequest('regenerate', input, path.slice(0, asked + 1), sent.state, sent.runBefore)
+    const thread = this.forkThread(input!.runId, path.slice(0, asked + 1))
+    this.checkRequest('regenerate', input, path.slice(0, asked + 1), sent.state, sent.runBefore, thread)
     // A run that wrote no message gives back the answer it was to replace, the branch as it was.
     if (outcome === 'failEarly' || this.aborted === 'early') {
       this.view = { ...this.view, state: this.withNoteWhileOpen(this.view.state) }
       return
     }
     this.shown.delete(question.id)
-    this.ended(input!.runId, String(question.content), sent.state, outcome)
+    this.ended(input!.runId, String(question.content), sent.state, outcome, thread)
   }
 
   async switchBranch(pick: number, index: number): Promise<void> {
@@ -455,9 +489,9 @@ export class TreeWorld {
     const { refusal, input } = await this.send(() => this.store.cancel(), outcome, viaDelta, during)
     if (refusal) violate('cancel', `refused with ${refusal.code}`)
     const path = this.path()
-    this.checkRequest('cancel', input, path, sent, undefined)
+    this.checkRequest('cancel', input, path, sent, undefined, this.view.thread)
     const question = path.findLast((node) => node.role === 'user')!
-    this.ended(input!.runId, question.content, sent, outcome)
+    this.ended(input!.runId, question.content, sent, outcome, this.view.thread)
   }
 
   /** A reload: a fresh store from the saved thread, which must show what the old one showed. */
