@@ -137,6 +137,23 @@ export interface During {
   readonly early: boolean
 }
 
+/** One request a command sends: how the agent answers it, and what the user gives and does meanwhile. */
+export interface Plan {
+  readonly outcome: Outcome
+  /** The state written with a STATE_DELTA (else a STATE_SNAPSHOT). */
+  readonly viaDelta: boolean
+  readonly during?: During | undefined
+  /** The `context` the command is given: one entry with this value. */
+  readonly context?: string | undefined
+}
+
+const refusedPlan: Plan = { outcome: 'one', viaDelta: false }
+
+const contextOf = (value: string | undefined) => (value === undefined ? [] : [{ description: 'turn', value }])
+
+/** The run options a command is given. */
+const given = ({ context }: Plan) => (context === undefined ? {} : { context: contextOf(context) })
+
 /** A message of the tree; `parent` is the message before it ('' at the start): its fork point. */
 interface Node {
   readonly id: string
@@ -155,6 +172,17 @@ interface View {
   readonly asking: boolean
   /** Branching 'new-thread': the server thread the branch is sent on, when not the store's own. */
   readonly thread: string | undefined
+  /** The context its last request sent: a fork sends it again unless given another. */
+  readonly context: string | undefined
+}
+
+/** What a request should carry. */
+interface Expected {
+  readonly messages: readonly Node[]
+  readonly state: Doc
+  readonly parentRunId: string | undefined
+  readonly thread: string | undefined
+  readonly context: string | undefined
 }
 
 const project = (messages: readonly Pick<Message, 'id' | 'role' | 'content'>[]) => messages.map(({ id, role, content }) => ({ id, role, content }))
@@ -189,7 +217,7 @@ export class TreeWorld {
   private readonly versions = new Map<string, string[]>()
   /** The version shown after each fork point. */
   private readonly shown = new Map<string, string>()
-  private view: View = { state: initialState, runId: undefined, status: 'idle', asking: false, thread: undefined }
+  private view: View = { state: initialState, runId: undefined, status: 'idle', asking: false, thread: undefined, context: undefined }
   /** Branching 'new-thread': the id each message has on each branch's server thread, where not its own. */
   private readonly wireIds = new Map<string, Map<string, string>>()
   private readonly threadId: string
@@ -253,11 +281,8 @@ export class TreeWorld {
     return branches
   }
 
-  /**
-   * Calls a command whose request the agent answers with `outcome`, `during` what the user does
-   * while it is open; returns the request the agent received, or the refusal.
-   */
-  private async send(call: () => Promise<void>, outcome: Outcome, viaDelta: boolean, during?: During) {
+  /** Calls a command whose request goes as `plan` says; returns the request the agent received, or the refusal. */
+  private async send(call: () => Promise<void>, { outcome, viaDelta, during }: Plan) {
     this.outcome = outcome
     this.viaDelta = viaDelta
     this.request = undefined
@@ -330,30 +355,25 @@ export class TreeWorld {
   /** A command the reference says is refused: the promise rejects with `code` (and `reason`), nothing changes or is sent. */
   private async refused(what: string, call: () => Promise<void>, code: string, reason?: string): Promise<void> {
     const before = this.store.getState()
-    const { refusal, input } = await this.send(call, 'one', false)
+    const { refusal, input } = await this.send(call, refusedPlan)
     same(`${what}-refused`, [refusal?.code, refusal?.reason], [code, reason])
     if (input) violate(`${what}-refused`, 'a refused command sent a request')
     if (this.store.getState() !== before) violate(`${what}-refused`, 'a refused command changed the snapshot')
   }
 
   /**
-   * The request a run sent: the branch's messages, `state`, and `parentRunId` only for a fork, on the
-   * branch's server thread (`thread`), each message under the id it has there.
+   * The request a run sent, against what it should be: the branch's messages (each under the id it
+   * has on the branch's server thread), `state`, `parentRunId` only for a fork, and the context.
    */
-  private checkRequest(
-    what: string,
-    input: RunAgentInput | undefined,
-    messages: readonly Node[],
-    state: Doc,
-    parentRunId: string | undefined,
-    thread: string | undefined,
-  ) {
+  private checkRequest(what: string, input: RunAgentInput | undefined, expected: Expected): void {
     if (!input) return violate(`${what}-request`, 'no request was sent')
+    const { messages, state, parentRunId, thread, context } = expected
     const wire = thread === undefined ? undefined : this.wireIds.get(thread)
     same(`${what}-request-thread`, input.threadId, thread ?? this.threadId)
     same(`${what}-request-messages`, project(input.messages), project(messages.map((node) => ({ ...node, id: wire?.get(node.id) ?? node.id }))))
     same(`${what}-request-state`, input.state, state)
     same(`${what}-request-parentRunId`, input.parentRunId, parentRunId)
+    same(`${what}-request-context`, input.context, contextOf(context))
   }
 
   /**
@@ -367,8 +387,8 @@ export class TreeWorld {
     return thread
   }
 
-  /** What the run `runId` (sent `sent`) added to the branch and the view it left, as `outcome` and the user say. */
-  private ended(runId: string, question: string, sent: Doc, outcome: Outcome, thread: string | undefined): void {
+  /** What the run `runId` added to the branch and the view it left, as the request's outcome and the user say. */
+  private ended(runId: string, question: string, outcome: Outcome, { state: sent, thread, context }: Expected): void {
     const aborted = this.aborted
     const messages = aborted === 'early' ? 0 : { one: 1, two: 2, failEarly: 0, failLate: 1, ask: 1 }[outcome]
     for (let i = 0; i < messages; i++) {
@@ -380,69 +400,77 @@ export class TreeWorld {
     const asking = !aborted && outcome === 'ask'
     const state = aborted || failed ? sent : written(sent, question, runId)
     const status = failed ? 'error' : asking ? 'interrupted' : 'idle'
-    this.view = { state: this.withNoteWhileOpen(state), runId, status, asking, thread }
+    this.view = { state: this.withNoteWhileOpen(state), runId, status, asking, thread, context }
   }
 
   private withNoteWhileOpen(state: Doc): Doc {
     return this.noteWhileOpen === undefined ? state : { ...state, note: this.noteWhileOpen }
   }
 
-  async run(outcome: Outcome, viaDelta: boolean, during?: During): Promise<void> {
+  async run(plan: Plan): Promise<void> {
     const n = this.next()
     const message = { id: `u-${n}`, role: 'user' as const, content: `q${n}` }
-    const call = () => this.store.run({ message })
+    const call = () => this.store.run({ message, ...given(plan) })
     if (this.view.asking) return this.refused('run', call, 'PENDING_CONFIRMATION')
-    const sent = this.view.state
-    this.addVersion({ ...message, parent: this.leaf(), sent: { state: sent, runBefore: this.view.runId } })
-    const { refusal, input } = await this.send(call, outcome, viaDelta, during)
+    const state = this.view.state
+    this.addVersion({ ...message, parent: this.leaf(), sent: { state, runBefore: this.view.runId } })
+    const { refusal, input } = await this.send(call, plan)
     if (refusal) violate('run', `refused with ${refusal.code}`)
-    this.checkRequest('run', input, this.path(), sent, undefined, this.view.thread)
-    this.ended(input!.runId, message.content, sent, outcome, this.view.thread)
+    // An ordinary run sends the context it is given, none otherwise, and no parentRunId.
+    const expected = { messages: this.path(), state, parentRunId: undefined, thread: this.view.thread, context: plan.context }
+    this.checkRequest('run', input, expected)
+    this.ended(input!.runId, message.content, plan.outcome, expected)
   }
 
-  async edit(pick: number, outcome: Outcome, viaDelta: boolean, during?: During): Promise<void> {
-    const questions = this.path().filter((node) => node.role === 'user')
+  async edit(pick: number, plan: Plan): Promise<void> {
+    const path = this.path()
+    const questions = path.filter((node) => node.role === 'user')
     const target = questions[pick % Math.max(1, questions.length)]
     const content = `e${this.next()}`
-    const call = () => this.store.edit({ messageId: target?.id ?? 'missing', content })
+    const call = () => this.store.edit({ messageId: target?.id ?? 'missing', content, ...given(plan) })
     if (this.view.asking) return this.refused('edit', call, 'PENDING_CONFIRMATION')
     if (!target) return this.refused('edit', call, 'BRANCH', 'unknown-message')
     this.saved.set(this.leaf(), this.view)
-    const { refusal, input } = await this.send(call, outcome, viaDelta, during)
+    const { refusal, input } = await this.send(call, plan)
     if (refusal) violate('edit', `refused with ${refusal.code}`)
     const id = input?.messages.at(-1)?.id ?? ''
     if (this.nodes.has(id)) violate('edit-new-id', `the new version has the id ${id} of a message already in the tree`)
-    const sent = target.sent!
+    const { state, runBefore } = target.sent!
     const runId = input!.runId
-    const thread = this.forkThread(runId, this.path().slice(0, this.path().indexOf(target)))
-    this.addVersion({ id, role: 'user', content, parent: target.parent, sent })
-    this.checkRequest('edit', input, this.path(), sent.state, sent.runBefore, thread)
-    this.ended(runId, content, sent.state, outcome, thread)
+    const thread = this.forkThread(runId, path.slice(0, path.indexOf(target)))
+    this.addVersion({ id, role: 'user', content, parent: target.parent, sent: target.sent! })
+    // A fork sends the last run's context unless given another.
+    const expected = { messages: this.path(), state, parentRunId: runBefore, thread, context: plan.context ?? this.view.context }
+    this.checkRequest('edit', input, expected)
+    this.ended(runId, content, plan.outcome, expected)
   }
 
   /** `pick` undefined: regenerate() of the last answer. */
-  async regenerate(pick: number | undefined, outcome: Outcome, viaDelta: boolean, during?: During): Promise<void> {
+  async regenerate(pick: number | undefined, plan: Plan): Promise<void> {
     const path = this.path()
     const answers = path.filter((node) => node.role === 'assistant')
     const target = pick === undefined ? answers.at(-1) : answers[pick % Math.max(1, answers.length)]
-    const call = () => this.store.regenerate(pick === undefined ? {} : { messageId: target?.id ?? 'missing' })
+    const named = pick === undefined ? {} : { messageId: target?.id ?? 'missing' }
+    const call = () => this.store.regenerate({ ...named, ...given(plan) })
     if (this.view.asking) return this.refused('regenerate', call, 'PENDING_CONFIRMATION')
     if (!target) return this.refused('regenerate', call, 'BRANCH', pick === undefined ? 'nothing-to-regenerate' : 'unknown-message')
     const asked = path.findLastIndex((node, index) => index < path.indexOf(target) && node.role === 'user')
     const question = path[asked]!
-    const sent = question.sent!
+    const { state, runBefore } = question.sent!
     this.saved.set(this.leaf(), this.view)
-    const { refusal, input } = await this.send(call, outcome, viaDelta, during)
+    const { refusal, input } = await this.send(call, plan)
     if (refusal) violate('regenerate', `refused with ${refusal.code}`)
-    const thread = this.forkThread(input!.runId, path.slice(0, asked + 1))
-    this.checkRequest('regenerate', input, path.slice(0, asked + 1), sent.state, sent.runBefore, thread)
+    const messages = path.slice(0, asked + 1)
+    const thread = this.forkThread(input!.runId, messages)
+    const expected = { messages, state, parentRunId: runBefore, thread, context: plan.context ?? this.view.context }
+    this.checkRequest('regenerate', input, expected)
     // A run that wrote no message gives back the answer it was to replace, the branch as it was.
-    if (outcome === 'failEarly' || this.aborted === 'early') {
+    if (plan.outcome === 'failEarly' || this.aborted === 'early') {
       this.view = { ...this.view, state: this.withNoteWhileOpen(this.view.state) }
       return
     }
     this.shown.delete(question.id)
-    this.ended(input!.runId, String(question.content), sent.state, outcome, thread)
+    this.ended(input!.runId, question.content, plan.outcome, expected)
   }
 
   async switchBranch(pick: number, index: number): Promise<void> {
@@ -457,7 +485,7 @@ export class TreeWorld {
     if (!target) return this.refused('switchBranch', call, 'BRANCH', path.length === 0 ? 'unknown-message' : 'no-versions')
     if (to === versions.length) return this.refused('switchBranch', call, 'BRANCH', 'no-such-version')
     const before = this.store.getState()
-    const { refusal, input } = await this.send(call, 'one', false)
+    const { refusal, input } = await this.send(call, refusedPlan)
     if (refusal) violate('switchBranch', `refused with ${refusal.code}`)
     if (input) violate('switchBranch', 'a switch sent a request')
     if (versions[to] === target.id) {
@@ -483,15 +511,16 @@ export class TreeWorld {
   }
 
   /** The user cancels the open confirmation: the run it resumes goes on on the same branch. */
-  async cancel(outcome: Outcome, viaDelta: boolean, during?: During): Promise<void> {
+  async cancel(plan: Plan): Promise<void> {
     if (!this.view.asking) return
-    const sent = this.view.state
-    const { refusal, input } = await this.send(() => this.store.cancel(), outcome, viaDelta, during)
+    const { state, thread } = this.view
+    const { refusal, input } = await this.send(() => this.store.cancel(given(plan)), plan)
     if (refusal) violate('cancel', `refused with ${refusal.code}`)
     const path = this.path()
-    this.checkRequest('cancel', input, path, sent, undefined, this.view.thread)
-    const question = path.findLast((node) => node.role === 'user')!
-    this.ended(input!.runId, question.content, sent, outcome, this.view.thread)
+    // The resumed run sends the context it is given, else the one of the run it resumes.
+    const expected = { messages: path, state, parentRunId: undefined, thread, context: plan.context ?? this.view.context }
+    this.checkRequest('cancel', input, expected)
+    this.ended(input!.runId, path.findLast((node) => node.role === 'user')!.content, plan.outcome, expected)
   }
 
   /** A reload: a fresh store from the saved thread, which must show what the old one showed. */

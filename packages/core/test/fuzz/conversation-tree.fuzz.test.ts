@@ -9,7 +9,7 @@
 // run before it. Short cases of what it checks are written out in conversation-tree.test.ts.
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
-import { type During, type Outcome, TreeWorld } from './conversation-tree-model'
+import { type During, type Outcome, type Plan, TreeWorld } from './conversation-tree-model'
 
 const NUM_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 150
 // Fixed so that a failure replays; FUZZ_SEED explores other cases.
@@ -28,38 +28,35 @@ class Step implements fc.AsyncCommand<object, TreeWorld> {
   toString = () => this.name
 }
 
-/** How the agent answers, whether it writes the state with a delta, and what the user does meanwhile. */
-const request = fc.record({
+/** How the agent answers, whether it writes the state with a delta, what the user does meanwhile, and the context given. */
+const request: fc.Arbitrary<Plan> = fc.record({
   outcome: fc.constantFrom<Outcome>('one', 'one', 'two', 'failEarly', 'failLate', 'ask'),
   viaDelta: fc.boolean(),
   during: fc.option(fc.record({ act: fc.constantFrom<During['act']>('note', 'abort', 'refuse', 'reload'), early: fc.boolean() }), { nil: undefined, freq: 3 }),
+  context: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined, freq: 2 }),
 })
-type Request = typeof request extends fc.Arbitrary<infer R> ? R : never
 
-const named = ({ outcome, viaDelta, during }: Request) =>
-  `(${[outcome, viaDelta ? 'delta' : '', during ? `${during.act} ${during.early ? 'after RUN_STARTED' : 'before the end'}` : ''].filter(Boolean).join(', ')})`
+const named = ({ outcome, viaDelta, during, context }: Plan) => {
+  const parts = [outcome, viaDelta ? 'delta' : '', during ? `${during.act} ${during.early ? 'after RUN_STARTED' : 'before the end'}` : '']
+  return `(${[...parts, context === undefined ? '' : `context ${context}`].filter(Boolean).join(', ')})`
+}
 
 const pick = fc.nat({ max: 7 })
 const weighted = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => Array.from({ length: weight }, () => arbitrary)
 
 const commands = [
   ...weighted(
-    request.map((r) => new Step(`run ${named(r)}`, (world) => world.run(r.outcome, r.viaDelta, r.during))),
+    request.map((r) => new Step(`run ${named(r)}`, (world) => world.run(r))),
     3,
   ),
   ...weighted(
-    fc.tuple(pick, request).map(([p, r]) => new Step(`edit user message #${p} ${named(r)}`, (world) => world.edit(p, r.outcome, r.viaDelta, r.during))),
+    fc.tuple(pick, request).map(([p, r]) => new Step(`edit user message #${p} ${named(r)}`, (world) => world.edit(p, r))),
     2,
   ),
   ...weighted(
     fc
       .tuple(fc.option(pick, { nil: undefined }), request)
-      .map(
-        ([p, r]) =>
-          new Step(`regenerate ${p === undefined ? 'the last answer' : `answer #${p}`} ${named(r)}`, (world) =>
-            world.regenerate(p, r.outcome, r.viaDelta, r.during),
-          ),
-      ),
+      .map(([p, r]) => new Step(`regenerate ${p === undefined ? 'the last answer' : `answer #${p}`} ${named(r)}`, (world) => world.regenerate(p, r))),
     2,
   ),
   ...weighted(
@@ -67,7 +64,7 @@ const commands = [
     3,
   ),
   fc.constant(new Step('setState note', (world) => world.setNote())),
-  request.map((r) => new Step(`cancel the confirmation ${named(r)}`, (world) => world.cancel(r.outcome, r.viaDelta, r.during))),
+  request.map((r) => new Step(`cancel the confirmation ${named(r)}`, (world) => world.cancel(r))),
   fc.constantFrom<'serialized' | 'persisted'>('serialized', 'persisted').map((how) => new Step(`reload (${how})`, (world) => world.reload(how))),
 ]
 
