@@ -193,15 +193,15 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   if (model.request) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
   const back = unshelve(model, branch!, model.snapshot.error, { ...tree, shelved, pending: undefined })
+  // Only a run that did not complete had its own changes rolled back: what the fork gained since is the user's.
+  const outcome = model.snapshot.run?.outcome
+  if (outcome === 'success' || outcome === 'interrupt') return back
   // The fork started from the state its question was sent with (fork() takes the same one).
   const started = tree.sent[pending.after]?.committed ?? branch!.snapshot.committed
   return withEditsCarried(back, started, model.snapshot.state)
 }
 
-/**
- * The branch given back, with the top-level keys the fork changed (`from` -> `to`) set as an edit
- * at rest sets them. A failed or aborted run's own changes were rolled back: what differs is the user's.
- */
+/** The branch given back, with the top-level keys the fork changed (`from` -> `to`) set as an edit at rest sets them. */
 function withEditsCarried<S>(model: Model<S>, from: S, to: S): Model<S> {
   if (deepEqual(from, to)) return model
   const keys = isPlainObject(from) && isPlainObject(to) ? [...new Set([...Object.keys(from), ...Object.keys(to)])] : undefined
