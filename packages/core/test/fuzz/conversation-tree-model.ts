@@ -147,7 +147,8 @@ export interface Plan {
   readonly context?: string | undefined
 }
 
-const refusedPlan: Plan = { outcome: 'one', viaDelta: false }
+/** For a command that sends no request (a switch, or a refused command). */
+const noRequest: Plan = { outcome: 'one', viaDelta: false }
 
 const contextOf = (value: string | undefined) => (value === undefined ? [] : [{ description: 'turn', value }])
 
@@ -355,7 +356,7 @@ export class TreeWorld {
   /** A command the reference says is refused: the promise rejects with `code` (and `reason`), nothing changes or is sent. */
   private async refused(what: string, call: () => Promise<void>, code: string, reason?: string): Promise<void> {
     const before = this.store.getState()
-    const { refusal, input } = await this.send(call, refusedPlan)
+    const { refusal, input } = await this.send(call, noRequest)
     same(`${what}-refused`, [refusal?.code, refusal?.reason], [code, reason])
     if (input) violate(`${what}-refused`, 'a refused command sent a request')
     if (this.store.getState() !== before) violate(`${what}-refused`, 'a refused command changed the snapshot')
@@ -485,7 +486,7 @@ export class TreeWorld {
     if (!target) return this.refused('switchBranch', call, 'BRANCH', path.length === 0 ? 'unknown-message' : 'no-versions')
     if (to === versions.length) return this.refused('switchBranch', call, 'BRANCH', 'no-such-version')
     const before = this.store.getState()
-    const { refusal, input } = await this.send(call, refusedPlan)
+    const { refusal, input } = await this.send(call, noRequest)
     if (refusal) violate('switchBranch', `refused with ${refusal.code}`)
     if (input) violate('switchBranch', 'a switch sent a request')
     if (versions[to] === target.id) {

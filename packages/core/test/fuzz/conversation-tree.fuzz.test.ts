@@ -1,12 +1,14 @@
 // A model-based fuzz of the conversation tree: random sequences of runs, edits of a user message of
 // the branch, regenerations of an answer (or of the last one), switches to a version, the user's own
-// edits of the state (also while a request is open), aborts, interrupts cancelled, failed runs and
-// reloads (serializeThread + restoreThread, or persistThread), through the public API against an
-// in-process agent the test streams. After every step (conversation-tree-model.ts, TreeWorld.check):
-// `messages` is the branch the reference shows, `branches` lists exactly its messages with versions,
-// `state` and `committed` are what that branch had when last shown (the user's edits included), and
-// every fork sent the branch up to its user message, the state that message was sent with and the
-// run before it. Short cases of what it checks are written out in conversation-tree.test.ts.
+// edits of the state, aborts and reloads (also while a request is open), interrupts cancelled,
+// failed runs, and reloads at rest (serializeThread + restoreThread, or persistThread), through the
+// public API against an in-process agent the test streams, with branching 'history' and 'new-thread'.
+// After every step (conversation-tree-model.ts, TreeWorld.check): `messages` is the branch the
+// reference shows, `branches` lists exactly its messages with versions, `state` and `committed` are
+// what that branch had when last shown (the user's edits included); every fork sent the branch up to
+// its user message (on the branch's own server thread with 'new-thread'), the state that message was
+// sent with, the run before it and the last run's context; a refused command changed nothing. Short
+// cases of what it checks are written out in conversation-tree.test.ts.
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
 import { type During, type Outcome, type Plan, TreeWorld } from './conversation-tree-model'
