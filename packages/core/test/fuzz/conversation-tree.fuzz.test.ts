@@ -13,7 +13,8 @@ import fc from 'fast-check'
 import { describe, it } from 'vitest'
 import { type During, type Outcome, type Plan, TreeWorld } from './conversation-tree-model'
 
-const NUM_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 150
+// Cases per branching mode: FUZZ_RUNS is shared by the two.
+const NUM_RUNS = process.env.FUZZ_RUNS ? Math.round(Number(process.env.FUZZ_RUNS) / 2) : 150
 // Fixed so that a failure replays; FUZZ_SEED explores other cases.
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 2424
 
