@@ -189,7 +189,8 @@ interface Expected {
 const project = (messages: readonly Pick<Message, 'id' | 'role' | 'content'>[]) => messages.map(({ id, role, content }) => ({ id, role, content }))
 
 /** The snapshot parts a reload must give back. */
-const restorable = ({ messages, branches, state, committed, status, confirmations, runId }: AgentSnapshot<Doc>) => ({
+const restorable = ({ threadId, messages, branches, state, committed, status, confirmations, runId }: AgentSnapshot<Doc>) => ({
+  threadId,
   messages: project(messages),
   branches,
   state,
@@ -221,16 +222,23 @@ export class TreeWorld {
   private view: View = { state: initialState, runId: undefined, status: 'idle', asking: false, thread: undefined, context: undefined }
   /** Branching 'new-thread': the id each message has on each branch's server thread, where not its own. */
   private readonly wireIds = new Map<string, Map<string, string>>()
-  private readonly threadId: string
+  /** The store's thread. */
+  private threadId: string
   /** Each branch's view as last shown, by the last message of the branch. */
   private readonly saved = new Map<string, View>()
+  /** What storage holds: each page's store saves its thread there, through a view that closes when the page goes. */
   private readonly storage = new Map<string, string>()
+  private closePage = () => {}
 
   constructor(private readonly branching: Exclude<Branching, 'langgraph'>) {
     this.store = this.newStore(undefined)
     this.threadId = this.store.getState().threadId
   }
 
+  /**
+   * The store of a new page, saving its thread to storage: blank, restored from the old page's
+   * serializeThread, or from what the old page saved (persistThread reads it back).
+   */
   private newStore(restore: 'serialized' | 'persisted' | undefined): AgentStore<Doc> {
     const agent = new SteppedAgent((input) => {
       this.inputs.push(structuredClone(input))
@@ -238,18 +246,21 @@ export class TreeWorld {
       return this.request
     })
     const onError = (error: AgentStoreError) => void this.errors.push(error)
-    if (restore === 'persisted') {
-      const items = this.storage
-      items.set('tree', JSON.stringify(serializeThread(this.store)))
-      const storage: PersistStorage = {
-        getItem: (key) => items.get(key) ?? null,
-        setItem: (key, value) => void items.set(key, value),
-        removeItem: (key) => void items.delete(key),
-      }
-      return createAgentStore<Doc>({ agent, initialState, onError, branching: this.branching, persist: persistThread({ storage, key: 'tree' }) })
-    }
     const saved = restore === 'serialized' ? { restore: restoreThread(JSON.parse(JSON.stringify(serializeThread(this.store)))) } : {}
-    return createAgentStore<Doc>({ agent, initialState, onError, branching: this.branching, ...saved })
+    // The old page is gone: what it would write now goes nowhere.
+    this.closePage()
+    let open = true
+    this.closePage = () => {
+      open = false
+    }
+    const items = this.storage
+    const storage: PersistStorage = {
+      getItem: (key) => items.get(key) ?? null,
+      setItem: (key, value) => void (open && items.set(key, value)),
+      removeItem: (key) => void (open && items.delete(key)),
+    }
+    const persist = persistThread({ storage, key: 'tree' })
+    return createAgentStore<Doc>({ agent, initialState, onError, branching: this.branching, persist, ...saved })
   }
 
   private next(): number {
@@ -524,14 +535,21 @@ export class TreeWorld {
     this.ended(input!.runId, path.findLast((node) => node.role === 'user')!.content, plan.outcome, expected)
   }
 
-  /** A reload: a fresh store from the saved thread, which must show what the old one showed. */
+  /**
+   * A reload at rest: a fresh store from the saved thread, which must show what the old one showed.
+   * Every command is written at once ("urgent"): storage holds it once the writes have landed.
+   */
   async reload(how: 'serialized' | 'persisted'): Promise<void> {
     const before = restorable(this.store.getState())
     const errors = this.errors.length
+    await tick()
+    // A thread never changed is never written: the new page starts a blank one of its own.
+    const unsaved = how === 'persisted' && !this.storage.has('tree')
     this.store = this.newStore(how)
     await this.store.whenRestored()
     if (this.errors.length > errors) violate('reload', `restoring reported ${this.errors.slice(errors).map((error) => error.code)}`)
-    same(`reload-${how}`, restorable(this.store.getState()), before)
+    if (unsaved) this.threadId = this.store.getState().threadId
+    same(`reload-${how}`, restorable(this.store.getState()), { ...before, threadId: this.threadId })
   }
 
   /** The checks made after every step. */
