@@ -5,7 +5,7 @@ import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core'
 import { describe, expect, it } from 'vitest'
 import { type AgentStoreError, createAgentStore, persistThread, restoreThread, type SavedThread, type SavedView, serializeThread } from '../src'
 import { ScriptedAgent } from '../src/testing'
-import { ev } from './helpers'
+import { ev, ManualAgent } from './helpers'
 
 interface Notes {
   topic: string
@@ -212,6 +212,53 @@ describe('regenerate()', () => {
   })
 })
 
+/** One exchange answered "cats", then a regenerate whose run the test streams by hand, with RUN_STARTED sent. */
+async function regenerating() {
+  const agent = new ManualAgent({})
+  const store = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 } })
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+  const first = store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+  await tick()
+  agent.push(ev.snapshot({ topic: 'cats', runs: 1 }), ev.textStart('a1'), ev.text('a1', 'About cats'), ev.textEnd('a1'))
+  agent.finish(agent.inputs[0]!.runId)
+  await first
+  const original = store.getState()
+  const regenerated = store.regenerate()
+  await tick()
+  return { agent, store, original, regenerated }
+}
+
+describe('regenerate() given back', () => {
+  for (const end of ['fails', 'is aborted'] as const) {
+    it(`whose run ${end} before it writes a message keeps the user's edits made while it ran`, async () => {
+      const { agent, store, original, regenerated } = await regenerating()
+      expect(store.getState().state).toStrictEqual({ topic: '', runs: 0 })
+      store.setState((notes) => ({ ...notes, pinned: 'mine' }))
+      if (end === 'fails') agent.push(ev.runError('model overloaded'))
+      else store.abort()
+      await regenerated
+      const after = store.getState()
+      expect(after.messages).toBe(original.messages)
+      expect(after.branches).toStrictEqual({})
+      expect(after.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      expect(after.committed).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      // The edit is the branch's: the next run sends it.
+      const next = store.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+      expect(agent.inputs.at(-1)!.state).toStrictEqual({ topic: 'cats', runs: 1, pinned: 'mine' })
+      store.abort()
+      await next
+    })
+  }
+
+  it('without an edit gives back the answer’s state object itself', async () => {
+    const { agent, store, original, regenerated } = await regenerating()
+    agent.push(ev.runError('model overloaded'))
+    await regenerated
+    expect(store.getState().state).toBe(original.state)
+    expect(store.getState().committed).toBe(original.committed)
+  })
+})
+
 describe('branches', () => {
   it('is {} and the same object in every snapshot of a conversation never forked', async () => {
     const { store } = await twoExchanges()
@@ -283,6 +330,17 @@ describe('refusals: nothing changes, and the promise rejects with a stable code'
     expect(await refusal(store.switchBranch({ messageId: edited, index: -1 }))).toStrictEqual(['BRANCH', 'no-such-version'])
     expect(await refusal(chat().store.regenerate())).toStrictEqual(['BRANCH', 'nothing-to-regenerate'])
   })
+
+  it('an answer a failed regenerate gave back still has no other versions: BRANCH no-versions, for every index', async () => {
+    const { store } = chat([answering, (input) => [ev.runStarted(input.runId), ev.runError('model overloaded')]])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    await store.regenerate()
+    const shown = store.getState()
+    const answer = shown.messages[1]!.id
+    expect(await refusal(store.switchBranch({ messageId: answer, index: 0 }))).toStrictEqual(['BRANCH', 'no-versions'])
+    expect(await refusal(store.switchBranch({ messageId: answer, index: 1 }))).toStrictEqual(['BRANCH', 'no-versions'])
+    expect(store.getState()).toBe(shown)
+  })
 })
 
 describe('the tree across a reload', () => {
@@ -349,6 +407,22 @@ describe('the tree across a reload', () => {
     await restored.regenerate()
     // The regenerated run is sent the committed state "dogs" was sent with, renamed.
     expect(agent.inputs.at(-1)!.state).toStrictEqual({ subject: 'cats', runs: 1, pinned: 'mine' })
+  })
+})
+
+describe('a reload while a regenerate streams', () => {
+  it('before its first message gives back the answer it was to replace, as abort() does; the next run follows it', async () => {
+    const { store, original } = await regenerating()
+    const saved = JSON.parse(JSON.stringify(serializeThread(store)))
+    const agent = new ScriptedAgent({ runs: [answering] })
+    const restored = createAgentStore<Notes>({ agent, initialState: { topic: '', runs: 0 }, restore: restoreThread(saved) })
+    expect(restored.getState().messages).toStrictEqual(original.messages)
+    expect(restored.getState().state).toStrictEqual(original.state)
+    expect([restored.getState().branches, restored.getState().requesting]).toStrictEqual([{}, false])
+    await restored.run({ message: { id: 'u2', role: 'user', content: 'dogs' } })
+    expect(texts(agent.inputs[0]!.messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs'])
+    expect(texts(restored.getState().messages)).toStrictEqual(['user:cats', 'assistant:About cats', 'user:dogs', 'assistant:About dogs'])
+    expect(restored.getState().branches).toStrictEqual({})
   })
 })
 

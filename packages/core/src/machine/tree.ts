@@ -150,7 +150,9 @@ function switchBranch<S>(model: Model<S>, messageId: string, index: number, bran
   const listed = Number.isInteger(index) ? versions?.[index] : undefined
   // A version no branch holds any more (a server's snapshot renamed it away) cannot be shown.
   const target = listed === messageId || (listed !== undefined && Object.hasOwn(model.tree!.shelved, listed)) ? listed : undefined
-  const why = at === -1 ? 'unknown-message' : !versions?.includes(messageId) ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
+  // A regenerate that gave its answer back leaves a fork point with one version: still no other versions.
+  const hasOthers = versions !== undefined && versions.length > 1 && versions.includes(messageId)
+  const why = at === -1 ? 'unknown-message' : !hasOthers ? 'no-versions' : target === undefined ? 'no-such-version' : undefined
   if (why) return refused(model, branchError('switchBranch', why, messageId))
   if (target === messageId) return { model, effects: [] }
   const left = model.tree!
@@ -173,8 +175,9 @@ function unshelve<S>(model: Model<S>, { snapshot, server, drafts, settings, thre
 
 /**
  * After each step: a regenerated answer's first message joins the versions; a regenerated run that
- * ended before it wrote anything gives back the answer it was to replace, with the run's error. One
- * that suspended before it wrote anything (Mastra never shows a suspending call) waits for its answer.
+ * ended before it wrote anything gives back the answer it was to replace, with the run's error and
+ * the user's edits made while it ran. One that suspended before it wrote anything (Mastra never
+ * shows a suspending call) waits for its answer.
  */
 export function followBranch<S>(model: Model<S>): Model<S> {
   const tree = model.tree
@@ -191,9 +194,12 @@ export function followBranch<S>(model: Model<S>): Model<S> {
   }
   if (model.request || model.snapshot.confirmations.length > 0) return model
   const { [pending.replaced]: branch, ...shelved } = tree.shelved
-  // What the user changed while the run was out is not lost with it: it is made on the answer given back too.
+  // A run that did not complete was rolled back, so what changed since it started is the user's: not
+  // lost with it. One that completed without a message (only state) keeps its changes off the answer.
+  const outcome = model.snapshot.run?.outcome
+  const completed = outcome === 'success' || outcome === 'interrupt'
   const started = tree.sent[pending.after]?.committed ?? branch!.snapshot.committed
-  const kept = withChangesSince(branch!, started, model.snapshot.committed)
+  const kept = completed ? branch! : withChangesSince(branch!, started, model.snapshot.committed)
   return unshelve(model, kept, model.snapshot.error, { ...tree, shelved, pending: undefined })
 }
 
