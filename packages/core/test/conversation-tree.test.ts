@@ -540,6 +540,20 @@ describe('the tree at its edges', () => {
     expect(store.getState().branches).toStrictEqual({ u2: { index: 0, count: 2 } })
   })
 
+  it('a regenerate whose run completes having written no message gives back the answer, without that run’s state', async () => {
+    const stateOnly = (input: RunAgentInput) => [ev.runStarted(input.runId), ev.snapshot({ topic: 'state only', runs: 9 }), ev.runFinished(input.runId)]
+    const { store, errors } = chat([answering, stateOnly])
+    await store.run({ message: { id: 'u1', role: 'user', content: 'cats' } })
+    const original = store.getState()
+    await store.regenerate()
+    const after = store.getState()
+    expect(after.messages).toBe(original.messages)
+    expect(after.state).toStrictEqual({ topic: 'cats', runs: 1 })
+    expect(after.committed).toStrictEqual({ topic: 'cats', runs: 1 })
+    expect([after.status, after.branches]).toStrictEqual(['idle', {}])
+    expect(errors).toStrictEqual([])
+  })
+
   it('a MESSAGES_SNAPSHOT that leaves out a forked message leaves it out of branches too', async () => {
     const { store } = await twoExchanges()
     await store.edit({ messageId: 'u1', content: 'owls' })
